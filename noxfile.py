@@ -1,0 +1,46 @@
+"""Sessions for nox: ``nox`` runs everything CI needs; ``nox -s bench`` times the engine."""
+
+from __future__ import annotations
+
+import nox
+
+nox.needs_version = ">=2024.4"
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["lint", "mypy", "tests"]
+nox.options.error_on_missing_interpreters = False
+
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+
+
+def group(name: str) -> tuple[str, ...]:
+    """The requirements of a dependency group of pyproject.toml."""
+    return nox.project.dependency_groups(PYPROJECT, name)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
+    session.install("-e", ".", *group("test"))
+    session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
+
+
+@nox.session
+def mypy(session: nox.Session) -> None:
+    """``mypy --strict`` over src/ and tests/."""
+    session.install("-e", ".", *group("typecheck"))
+    session.run("mypy", "--strict", "src", "tests", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """``ruff check`` and ``ruff format --check``."""
+    session.install(*group("lint"))
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Random playouts through the public API: steps/s, games/s, turns, branching."""
+    session.install(".")
+    session.run("python", "benchmarks/bench.py", *session.posargs)

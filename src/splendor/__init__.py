@@ -1,0 +1,62 @@
+"""splendor: the board game Splendor, exactly by its rules.
+
+Deal a game with :func:`new_game`, list the moves with :func:`legal_actions`
+and play one whole turn with :func:`apply`:
+
+>>> import random, splendor
+>>> state = splendor.new_game(2, seed=7)
+>>> rng = random.Random(7)
+>>> while not state.is_over:
+...     state = splendor.apply(state, rng.choice(splendor.legal_actions(state)))
+>>> state.winners, [player.points for player in state.players]
+((1,), [9, 15])
+"""
+
+from __future__ import annotations
+
+from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
+from splendor.deal import new_game
+from splendor.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidStateError,
+    SplendorError,
+)
+from splendor.gems import GEMS, Gem, Tokens
+from splendor.legal import legal_actions
+from splendor.play import apply
+from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.state import GameState, PlayerState
+
+__all__ = [
+    "CARDS",
+    "CARDS_BY_ID",
+    "GEMS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NOBLES",
+    "NOBLES_BY_ID",
+    "Action",
+    "Buy",
+    "Card",
+    "GameState",
+    "Gem",
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidStateError",
+    "Noble",
+    "Pass",
+    "PlayerState",
+    "Reserve",
+    "ReserveFromDeck",
+    "Rules",
+    "SplendorError",
+    "Take",
+    "Tokens",
+    "apply",
+    "legal_actions",
+    "new_game",
+]
+
+__version__ = "0.1.0"

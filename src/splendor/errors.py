@@ -1,0 +1,44 @@
+"""The exceptions raised by :mod:`splendor`.
+
+Every error the library raises on purpose derives from :class:`SplendorError`,
+so ``except splendor.SplendorError`` catches them all. Each concrete error
+also derives from :class:`ValueError`, the built-in error for a value that is
+wrong for the operation.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidStateError",
+    "SplendorError",
+]
+
+
+class SplendorError(Exception):
+    """Base class of every error raised by :mod:`splendor`."""
+
+
+class InvalidArgumentError(SplendorError, ValueError):
+    """An argument is outside what the function accepts.
+
+    For example ``new_game(5)`` (Splendor seats 2 to 4 players) or a negative
+    token count.
+    """
+
+
+class IllegalActionError(SplendorError, ValueError):
+    """The action is not allowed by the rules in this state.
+
+    The message says why, for example
+    ``"take 2 red needs 4 red in the supply, there are 3"``.
+    """
+
+
+class InvalidStateError(SplendorError, ValueError):
+    """A game state breaks an invariant that every reachable state keeps.
+
+    Raised by :func:`splendor.check_state` with the name of the broken
+    invariant, for example when tokens do not add up to the rules' totals.
+    """

@@ -1,0 +1,179 @@
+"""Gem colours and immutable token counts."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from typing import Final, SupportsIndex
+
+import attrs
+
+from splendor.errors import InvalidArgumentError
+
+__all__ = ["GEMS", "Gem", "Tokens"]
+
+
+class Gem(enum.StrEnum):
+    """A token colour: the five gem colours and gold.
+
+    The values are the lower-case colour names. The rulebook's gem names map
+    to them as white = diamond, blue = sapphire, green = emerald, red = ruby,
+    black = onyx; gold is the wild joker.
+
+    >>> Gem.RED
+    <Gem.RED: 'red'>
+    >>> Gem("gold").letter
+    'Y'
+    """
+
+    WHITE = "white"
+    BLUE = "blue"
+    GREEN = "green"
+    RED = "red"
+    BLACK = "black"
+    GOLD = "gold"
+
+    @property
+    def letter(self) -> str:
+        """One upper-case letter for the colour: W, B, G, R, K (black), Y (gold)."""
+        return _LETTERS[_INDEX[self]]
+
+
+#: Every colour in their fixed order: white, blue, green, red, black, gold.
+GEMS: Final[tuple[Gem, ...]] = tuple(Gem)
+_INDEX: Final[dict[Gem, int]] = {gem: i for i, gem in enumerate(GEMS)}
+_LETTERS: Final = "WBGRKY"
+
+_Counts = tuple[int, int, int, int, int, int]
+
+
+@attrs.frozen(init=False, repr=False)
+class Tokens(Mapping[Gem, int]):
+    """An immutable count of tokens (or bonuses, or a cost) per colour.
+
+    Behaves as a read-only mapping from every :class:`Gem` (gold included) to
+    an ``int``; colours not given count 0. Instances are hashable and compared
+    by value.
+
+    >>> t = Tokens(red=2, gold=1)
+    >>> t[Gem.RED], t[Gem.BLUE], t.total
+    (2, 0, 3)
+    >>> t + Tokens(red=1)
+    Tokens(red=3, gold=1)
+    >>> str(t)
+    '2R 1Y'
+
+    Raises:
+        InvalidArgumentError: if a count is negative or not an ``int``.
+    """
+
+    _counts: _Counts
+
+    def __init__(
+        self,
+        white: int = 0,
+        blue: int = 0,
+        green: int = 0,
+        red: int = 0,
+        black: int = 0,
+        gold: int = 0,
+    ) -> None:
+        counts = (white, blue, green, red, black, gold)
+        for gem, n in zip(GEMS, counts, strict=True):
+            if type(n) is not int or n < 0:
+                raise InvalidArgumentError(
+                    f"a token count must be a non-negative int, got {gem.value}={n!r}"
+                )
+        object.__setattr__(self, "_counts", counts)
+
+    @classmethod
+    def _of(cls, counts: _Counts) -> Tokens:
+        """Build from a 6-tuple of counts without checking it (engine use)."""
+        tokens = object.__new__(cls)
+        object.__setattr__(tokens, "_counts", counts)
+        return tokens
+
+    @classmethod
+    def from_mapping(cls, counts: Mapping[Gem | str, int]) -> Tokens:
+        """Build from a mapping of colour (a :class:`Gem` or its name) to count.
+
+        >>> Tokens.from_mapping({"red": 2, Gem.BLUE: 1})
+        Tokens(blue=1, red=2)
+
+        Raises:
+            InvalidArgumentError: for an unknown colour or a bad count.
+        """
+        values = [0] * 6
+        for key, n in counts.items():
+            try:
+                gem = Gem(key)
+            except ValueError:
+                raise InvalidArgumentError(f"unknown colour {key!r}") from None
+            values[_INDEX[gem]] = n
+        return cls(*values)
+
+    @classmethod
+    def of(cls, *gems: Gem) -> Tokens:
+        """Count the given colours, one token per argument.
+
+        >>> Tokens.of(Gem.RED, Gem.RED, Gem.BLUE)
+        Tokens(blue=1, red=2)
+        """
+        values = [0] * 6
+        for gem in gems:
+            values[_INDEX[Gem(gem)]] += 1
+        return cls(*values)
+
+    @property
+    def counts(self) -> _Counts:
+        """The six counts in :data:`GEMS` order (white ... black, gold)."""
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        """The number of tokens of every colour together."""
+        return sum(self._counts)
+
+    def __getitem__(self, gem: Gem | SupportsIndex) -> int:
+        if isinstance(gem, Gem):
+            return self._counts[_INDEX[gem]]
+        raise KeyError(gem)
+
+    def __iter__(self) -> Iterator[Gem]:
+        return iter(GEMS)
+
+    def __len__(self) -> int:
+        return 6
+
+    def __contains__(self, gem: object) -> bool:
+        return isinstance(gem, Gem)
+
+    def __add__(self, other: Tokens) -> Tokens:
+        a, b = self._counts, other._counts
+        return Tokens._of(
+            (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+        )
+
+    def __sub__(self, other: Tokens) -> Tokens:
+        """Subtract count by count; raises if a count would go negative."""
+        a, b = self._counts, other._counts
+        c = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
+        if min(c) < 0:
+            raise InvalidArgumentError(f"cannot take {other} from {self}")
+        return Tokens._of(c)
+
+    def __le__(self, other: Tokens) -> bool:
+        """True when every count is at most the other's (a sub-multiset)."""
+        return all(x <= y for x, y in zip(self._counts, other._counts, strict=True))
+
+    def __bool__(self) -> bool:
+        return any(self._counts)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{g.value}={n}" for g, n in zip(GEMS, self._counts, strict=True) if n)
+        return f"Tokens({inner})"
+
+    def __str__(self) -> str:
+        """Counts with colour letters, e.g. ``2R 1Y``; ``-`` when empty."""
+        parts = [f"{n}{_LETTERS[i]}" for i, n in enumerate(self._counts) if n]
+        return " ".join(parts) if parts else "-"

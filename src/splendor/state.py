@@ -1,0 +1,185 @@
+"""Game states: :class:`PlayerState` and :class:`GameState`.
+
+States are frozen values: hashable, compared by value, and never changed in
+place. :func:`splendor.apply` returns a new state that shares every unchanged
+part with the old one.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from splendor.components import Card, Noble
+from splendor.gems import Tokens
+from splendor.rules import Rules
+
+__all__ = ["GameState", "PlayerState"]
+
+_NO_TOKENS = Tokens()
+
+
+@attrs.frozen(repr=False)
+class PlayerState:
+    """One player's holdings.
+
+    Attributes:
+        tokens: the tokens held (gold included).
+        cards: the purchased development cards, in the order bought.
+        reserved: the reserved cards not yet bought, in the order reserved.
+        reserved_blind: one flag per reserved card: ``True`` when it was
+            reserved unseen from the top of a deck (so only this player knows it).
+        nobles: the nobles received, in order.
+        points: prestige points (cards plus nobles).
+        bonuses: the number of purchased cards of each colour (gold is 0).
+    """
+
+    tokens: Tokens = _NO_TOKENS
+    cards: tuple[Card, ...] = ()
+    reserved: tuple[Card, ...] = ()
+    reserved_blind: tuple[bool, ...] = ()
+    nobles: tuple[Noble, ...] = ()
+    points: int = 0
+    bonuses: Tokens = _NO_TOKENS
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayerState(points={self.points}, tokens={self.tokens}, bonuses={self.bonuses}, "
+            f"cards={len(self.cards)}, reserved={[c.id for c in self.reserved]}, "
+            f"nobles={[n.id for n in self.nobles]})"
+        )
+
+
+@attrs.frozen(repr=False)
+class GameState:
+    """The whole state of a game between two turns.
+
+    Build one with :func:`splendor.new_game`; move on with
+    :func:`splendor.apply`.
+
+    Attributes:
+        rules: the :class:`~splendor.Rules` the game is played under.
+        players: every player's :class:`PlayerState`, by seat.
+        bank: the supply of tokens.
+        board: the face-up cards, one tuple of 4 slots per tier (index 0 is
+            tier 1); a slot is ``None`` once its tier's deck ran out.
+        decks: the face-down cards of each tier (index 0 is tier 1), the top
+            card first.
+        nobles: the revealed nobles nobody has received yet.
+        current_player: the seat whose turn it is (0 when the game is over).
+        turn: the number of turns played so far.
+        passes: how many turns in a row ended with a pass.
+        winners: the winning seats once the game is over, else ``()``.
+    """
+
+    rules: Rules
+    players: tuple[PlayerState, ...]
+    bank: Tokens
+    board: tuple[tuple[Card | None, ...], ...]
+    decks: tuple[tuple[Card, ...], ...]
+    nobles: tuple[Noble, ...]
+    current_player: int = 0
+    turn: int = 0
+    passes: int = 0
+    winners: tuple[int, ...] = ()
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (then :attr:`winners` is not empty)."""
+        return bool(self.winners)
+
+    @property
+    def player(self) -> PlayerState:
+        """The state of the player whose turn it is."""
+        return self.players[self.current_player]
+
+    @property
+    def round(self) -> int:
+        """The number of whole rounds played so far."""
+        return self.turn // len(self.players)
+
+    def face_up(self, tier: int) -> tuple[Card | None, ...]:
+        """The four face-up slots of ``tier`` (1-3)."""
+        return self.board[tier - 1]
+
+    def deck(self, tier: int) -> tuple[Card, ...]:
+        """The face-down cards of ``tier`` (1-3), the top card first."""
+        return self.decks[tier - 1]
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(players={len(self.players)}, turn={self.turn}, "
+            f"current_player={self.current_player}, points={[p.points for p in self.players]}, "
+            f"winners={self.winners})"
+        )
+
+
+# Fast constructors for the engine: the same objects as the attrs __init__
+# makes, without its per-field frozen-attribute calls.
+_new = object.__new__
+(
+    _set_tokens,
+    _set_cards,
+    _set_reserved,
+    _set_blind,
+    _set_nobles,
+    _set_points,
+    _set_bonuses,
+) = (PlayerState.__dict__[f.name].__set__ for f in attrs.fields(PlayerState))
+(
+    _set_rules,
+    _set_players,
+    _set_bank,
+    _set_board,
+    _set_decks,
+    _set_state_nobles,
+    _set_current,
+    _set_turn,
+    _set_passes,
+    _set_winners,
+) = (GameState.__dict__[f.name].__set__ for f in attrs.fields(GameState))
+
+
+def _player(
+    tokens: Tokens,
+    cards: tuple[Card, ...],
+    reserved: tuple[Card, ...],
+    reserved_blind: tuple[bool, ...],
+    nobles: tuple[Noble, ...],
+    points: int,
+    bonuses: Tokens,
+) -> PlayerState:
+    player: PlayerState = _new(PlayerState)
+    _set_tokens(player, tokens)
+    _set_cards(player, cards)
+    _set_reserved(player, reserved)
+    _set_blind(player, reserved_blind)
+    _set_nobles(player, nobles)
+    _set_points(player, points)
+    _set_bonuses(player, bonuses)
+    return player
+
+
+def _state(
+    rules: Rules,
+    players: tuple[PlayerState, ...],
+    bank: Tokens,
+    board: tuple[tuple[Card | None, ...], ...],
+    decks: tuple[tuple[Card, ...], ...],
+    nobles: tuple[Noble, ...],
+    current_player: int,
+    turn: int,
+    passes: int,
+    winners: tuple[int, ...],
+) -> GameState:
+    state: GameState = _new(GameState)
+    _set_rules(state, rules)
+    _set_players(state, players)
+    _set_bank(state, bank)
+    _set_board(state, board)
+    _set_decks(state, decks)
+    _set_state_nobles(state, nobles)
+    _set_current(state, current_player)
+    _set_turn(state, turn)
+    _set_passes(state, passes)
+    _set_winners(state, winners)
+    return state
