@@ -39,6 +39,16 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
 
 
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the docs with warnings as errors and nitpicky references; run their doctests."""
+    session.install("-e", ".", *group("docs"))
+    session.run(
+        "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
+    )
+    session.run("sphinx-build", "-W", "-n", "-b", "doctest", "docs", "docs/_build/doctest")
+
+
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""

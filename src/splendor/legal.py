@@ -116,11 +116,8 @@ def legal_actions(state: GameState) -> Sequence[Action]:
     ew, eb, eg, er, ek = bw + tw, bb + tb, bg + tg, br + tr, bk + tk
     budget = ew + eb + eg + er + ek + gold
     for source in (*board, player.reserved):
-        for card in source:
-            if card is None:
-                continue
-            cw, cb, cg, cr, ck, _ = card.cost._counts
-            if cw + cb + cg + cr + ck > budget:
+        for card, cw, cb, cg, cr, ck, total in _costs(source):
+            if total > budget:
                 continue
             # The gold needed on top of bonuses and coloured tokens.
             short = 0
@@ -208,6 +205,18 @@ def _take(gems: cnt.Counts, returned: cnt.Counts) -> Take:
     return action
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _costs(cards: tuple[Card | None, ...]) -> tuple[tuple[Card, int, int, int, int, int, int], ...]:
+    """The cards of a row (or a reserve) with their cost per gem colour and in all."""
+    found = []
+    for card in cards:
+        if card is not None:
+            w, b, g, r, k, _ = card.cost._counts
+            found.append((card, w, b, g, r, k, w + b + g + r + k))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=1 << 12)
 def _noble_reach(
     nobles: tuple[Noble, ...], bonus: cnt.Counts
 ) -> tuple[tuple[Noble, ...], tuple[tuple[Noble, ...], ...]]:
@@ -246,10 +255,26 @@ def _takes(t: cnt.Counts, some: int, room: int) -> tuple[Take, ...]:
     colours and the first other available ones, returning those and
     ``returned``.
     """
+    found: list[Take] = []
+    for gems, back, gained, size in _plan(some, room):
+        if size:
+            rest = list(t)
+            for c in gained:
+                rest[c] = 0
+            found += _chunk(gems, back, cnt.capped(cnt.as_counts(rest), size), size)
+        else:
+            found += _chunk(gems, back, cnt.ZERO, 0)
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(some: int, room: int) -> tuple[tuple[cnt.Counts, cnt.Counts, tuple[int, ...], int], ...]:
+    """For :func:`_takes`: each set of gained colours, with the gems taken, the
+    fillers given back and how many more tokens go back, in listing order."""
     available = [c for c in range(5) if some >> c & 1]
     k = min(3, len(available))
     net = min(k, room)
-    found = []
+    plan = []
     for size in range(k, net - 1, -1):
         for gained in itertools.combinations(available, size):
             filler = [c for c in available if c not in gained][: k - size]
@@ -259,12 +284,14 @@ def _takes(t: cnt.Counts, some: int, room: int) -> tuple[Take, ...]:
                 gems[c] = 1
             for c in filler:
                 back[c] = 1
-            rest = list(t)
-            for c in gained:
-                rest[c] = 0
-            for returned in cnt.sub_multisets(cnt.as_counts(rest), size - net):
-                found.append(_take(cnt.as_counts(gems), cnt.add(returned, cnt.as_counts(back))))
-    return tuple(found)
+            plan.append((cnt.as_counts(gems), cnt.as_counts(back), gained, size - net))
+    return tuple(plan)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _chunk(gems: cnt.Counts, back: cnt.Counts, rest: cnt.Counts, size: int) -> tuple[Take, ...]:
+    """For :func:`_takes`: one gained set's outcomes, ``size`` more tokens back from ``rest``."""
+    return tuple(_take(gems, cnt.add(n, back)) for n in cnt.sub_multisets(rest, size))
 
 
 @functools.lru_cache(maxsize=1 << 12)
