@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Mapping
-from typing import Final, SupportsIndex
+from typing import Final
 
 import attrs
 
@@ -41,7 +41,7 @@ class Gem(enum.StrEnum):
 
 #: Every colour in their fixed order: white, blue, green, red, black, gold.
 GEMS: Final[tuple[Gem, ...]] = tuple(Gem)
-_INDEX: Final[dict[Gem, int]] = {gem: i for i, gem in enumerate(GEMS)}
+_INDEX: Final[dict[str, int]] = {gem: i for i, gem in enumerate(GEMS)}
 _LETTERS: Final = "WBGRKY"
 
 _Counts = tuple[int, int, int, int, int, int]
@@ -105,11 +105,10 @@ class Tokens(Mapping[Gem, int]):
         """
         values = [0] * 6
         for key, n in counts.items():
-            try:
-                gem = Gem(key)
-            except ValueError:
-                raise InvalidArgumentError(f"unknown colour {key!r}") from None
-            values[_INDEX[gem]] = n
+            index = _INDEX.get(key)
+            if index is None:
+                raise InvalidArgumentError(f"unknown colour {key!r}")
+            values[index] = n
         return cls(*values)
 
     @classmethod
@@ -121,7 +120,10 @@ class Tokens(Mapping[Gem, int]):
         """
         values = [0] * 6
         for gem in gems:
-            values[_INDEX[Gem(gem)]] += 1
+            index = _INDEX.get(gem)
+            if index is None:
+                raise InvalidArgumentError(f"unknown colour {gem!r}")
+            values[index] += 1
         return cls(*values)
 
     @property
@@ -134,10 +136,12 @@ class Tokens(Mapping[Gem, int]):
         """The number of tokens of every colour together."""
         return sum(self._counts)
 
-    def __getitem__(self, gem: Gem | SupportsIndex) -> int:
-        if isinstance(gem, Gem):
-            return self._counts[_INDEX[gem]]
-        raise KeyError(gem)
+    def __getitem__(self, gem: Gem | str) -> int:
+        """The count of ``gem`` (a :class:`Gem` or its name, like ``"red"``)."""
+        index = _INDEX.get(gem)
+        if index is None:
+            raise KeyError(f"not a colour: {gem!r}")
+        return self._counts[index]
 
     def __iter__(self) -> Iterator[Gem]:
         return iter(GEMS)
@@ -146,7 +150,7 @@ class Tokens(Mapping[Gem, int]):
         return 6
 
     def __contains__(self, gem: object) -> bool:
-        return isinstance(gem, Gem)
+        return gem in _INDEX
 
     def __add__(self, other: Tokens) -> Tokens:
         a, b = self._counts, other._counts
