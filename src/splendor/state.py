@@ -18,7 +18,7 @@ __all__ = ["GameState", "PlayerState"]
 _NO_TOKENS = Tokens()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class PlayerState:
     """One player's holdings.
 
@@ -49,7 +49,7 @@ class PlayerState:
         )
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class GameState:
     """The whole state of a game between two turns.
 
@@ -116,6 +116,8 @@ class GameState:
 # Fast constructors for the engine: the same objects as the attrs __init__
 # makes, without its per-field frozen-attribute calls.
 _new = object.__new__
+_set_player_hash = PlayerState.__dict__["_attrs_cached_hash"].__set__
+_set_state_hash = GameState.__dict__["_attrs_cached_hash"].__set__
 (
     _set_tokens,
     _set_cards,
@@ -156,6 +158,7 @@ def _player(
     _set_nobles(player, nobles)
     _set_points(player, points)
     _set_bonuses(player, bonuses)
+    _set_player_hash(player, None)
     return player
 
 
@@ -182,4 +185,5 @@ def _state(
     _set_turn(state, turn)
     _set_passes(state, passes)
     _set_winners(state, winners)
+    _set_state_hash(state, None)
     return state
