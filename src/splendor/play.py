@@ -193,8 +193,10 @@ def _play_reserve(state: GameState, action: Reserve | ReserveFromDeck) -> GameSt
         blind = False
     else:
         tier = action.tier  # type: ignore[union-attr]  # a ReserveFromDeck here
-        if type(tier) is not int or not 1 <= tier <= 3:
-            raise IllegalActionError(f"there is no tier {tier!r}: the tiers are 1, 2 and 3")
+        if type(tier) is not int:
+            raise InvalidArgumentError(f"ReserveFromDeck.tier must be an int, got {tier!r}")
+        if not 1 <= tier <= 3:
+            raise IllegalActionError(f"there is no tier {tier}: the tiers are 1, 2 and 3")
         if len(player.reserved) >= limit:
             raise IllegalActionError(f"a player may hold at most {limit} reserved cards")
         deck = decks[tier - 1]
@@ -367,6 +369,8 @@ def _finish(
     passed: bool,
 ) -> GameState:
     """End the turn: the noble, then the next seat, then the end of the game."""
+    if choice is not None and type(choice) is not Noble:
+        raise InvalidArgumentError(f"an action's noble must be a Noble or None, got {choice!r}")
     nobles = state.nobles
     b = player.bonuses._counts
     if nobles and b[0] + b[1] + b[2] + b[3] + b[4] >= MIN_NOBLE_TOTAL:
@@ -418,9 +422,7 @@ def _finish(
     )
 
 
-def _no_visit(noble: object, nobles: tuple[Noble, ...]) -> str:
-    if type(noble) is not Noble:
-        return f"expected a Noble, got {noble!r}"
+def _no_visit(noble: Noble, nobles: tuple[Noble, ...]) -> str:
     if noble not in nobles:
         return f"noble N{noble.id} is not among the revealed nobles"
     return f"noble N{noble.id} does not visit: the player's bonuses do not meet {noble.requirement}"
