@@ -1,0 +1,124 @@
+"""Rules: the ten-token limit at the end of a turn (RULES.md, "End of turn" step 1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from splendor import (
+    GameState,
+    IllegalActionError,
+    Reserve,
+    Rules,
+    Take,
+    apply,
+    legal_actions,
+)
+
+if TYPE_CHECKING:
+    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
+    from builders import deal, toks, with_bank, with_player
+else:
+    from tests.builders import deal, toks, with_bank, with_player
+
+
+def _holding(tokens: str, rules: Rules | None = None) -> GameState:
+    """Player 0 to move holding ``tokens``; the supply keeps 4 of each gem colour."""
+    state = with_player(deal(4, rules=rules), tokens=toks(tokens))
+    return with_bank(state, toks("4W 4B 4G 4R 4K 4Y"))
+
+
+def test_token_limit_returns_exactly_the_excess() -> None:
+    state = _holding("3W 3B 3G")
+    after = apply(state, Take(toks("R K W"), returned=toks("2W")))
+    assert after.players[0].tokens == toks("2W 3B 3G R K")
+    assert after.players[0].tokens.total == 10
+    assert after.bank == toks("5W 4B 4G 3R 3K 4Y")
+
+
+@pytest.mark.parametrize("returned", ["-", "W", "3W", "W B G"])
+def test_token_limit_returning_fewer_or_more_than_the_excess_is_illegal(returned: str) -> None:
+    state = _holding("3W 3B 3G")
+    with pytest.raises(IllegalActionError, match="exactly 2 token"):
+        apply(state, Take(toks("R K W"), returned=toks(returned)))
+
+
+def test_token_limit_returning_within_the_limit_is_illegal() -> None:
+    state = _holding("2W 2B")
+    with pytest.raises(IllegalActionError, match="nothing may be returned"):
+        apply(state, Take(toks("R G K"), returned=toks("W")))
+
+
+def test_token_limit_exactly_ten_needs_no_return() -> None:
+    after = apply(_holding("3W 2B 2G"), Take(toks("R G K")))
+    assert after.players[0].tokens.total == 10
+
+
+def test_token_limit_may_return_tokens_just_taken() -> None:
+    state = _holding("4W 4B")
+    after = apply(state, Take(toks("R G K"), returned=toks("R")))
+    assert after.players[0].tokens == toks("4W 4B G K")
+    assert after.bank == toks("4W 4B 3G 4R 3K 4Y")
+
+
+def test_token_limit_may_return_gold() -> None:
+    state = _holding("4W 3B 2Y")
+    after = apply(state, Take(toks("R G K"), returned=toks("2Y")))
+    assert after.players[0].tokens == toks("4W 3B G R K")
+    assert after.bank == toks("4W 4B 3G 3R 3K 6Y")
+    assert Take(toks("R G K"), returned=toks("2Y")) in legal_actions(state)
+
+
+def test_token_limit_cannot_return_tokens_not_held() -> None:
+    state = _holding("3W 3B 3G")
+    with pytest.raises(IllegalActionError, match="cannot return"):
+        apply(state, Take(toks("W B G"), returned=toks("2R")))
+
+
+def test_token_limit_a_take_entirely_undone_is_legal_and_listed() -> None:
+    state = _holding("4W 3B 3G")
+    after = apply(state, Take(toks("R G K"), returned=toks("R G K")))
+    assert after.players[0].tokens == state.players[0].tokens
+    assert after.bank == state.bank
+    assert after.current_player == 1
+    undone = [a for a in legal_actions(state) if isinstance(a, Take) and a.gems == a.returned]
+    assert len(undone) == 1
+
+
+def test_token_limit_take_two_over_the_limit_returns_the_excess() -> None:
+    state = _holding("5W 4B")
+    with pytest.raises(IllegalActionError, match="exactly 1 token"):
+        apply(state, Take(toks("2R")))
+    after = apply(state, Take(toks("2R"), returned=toks("B")))
+    assert after.players[0].tokens == toks("5W 3B 2R")
+
+
+def test_token_limit_listed_takes_all_end_at_the_limit() -> None:
+    state = _holding("4W 3B 2G")
+    takes = [a for a in legal_actions(state) if isinstance(a, Take)]
+    assert takes
+    for action in takes:
+        assert (state.player.tokens + action.gems - action.returned).total == 10
+
+
+def test_token_limit_counts_gold() -> None:
+    state = _holding("5W 4Y")
+    with pytest.raises(IllegalActionError, match="exactly 2 token"):
+        apply(state, Take(toks("R G K")))
+
+
+def test_token_limit_applies_to_reserve_gold() -> None:
+    state = _holding("5W 5B")
+    target = state.face_up(1)[0]
+    assert target is not None
+    with pytest.raises(IllegalActionError, match="exactly 1 token"):
+        apply(state, Reserve(target))
+
+
+def test_token_limit_follows_the_rules_setting() -> None:
+    state = _holding("2W 2B", Rules(token_limit=5))
+    with pytest.raises(IllegalActionError, match="limit of 5"):
+        apply(state, Take(toks("R G K")))
+    after = apply(state, Take(toks("R G K"), returned=toks("2W")))
+    assert after.players[0].tokens.total == 5
