@@ -26,8 +26,11 @@ from splendor.errors import (
 from splendor.gems import GEMS, Gem, Tokens
 from splendor.legal import legal_actions
 from splendor.play import apply
+from splendor.record import GameRecord
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.serialization import SerializationError, from_json, to_json
 from splendor.state import GameState, PlayerState
+from splendor.validation import check_state
 
 __all__ = [
     "CARDS",
@@ -40,6 +43,7 @@ __all__ = [
     "Action",
     "Buy",
     "Card",
+    "GameRecord",
     "GameState",
     "Gem",
     "IllegalActionError",
@@ -51,12 +55,16 @@ __all__ = [
     "Reserve",
     "ReserveFromDeck",
     "Rules",
+    "SerializationError",
     "SplendorError",
     "Take",
     "Tokens",
     "apply",
+    "check_state",
+    "from_json",
     "legal_actions",
     "new_game",
+    "to_json",
 ]
 
 __version__ = "0.1.0"

@@ -1,0 +1,270 @@
+"""Game records: the seed and the actions of a game, replayable.
+
+A :class:`GameRecord` holds what it takes to rebuild every state of a game:
+the rules, the number of players, the seed of the deal and the actions in
+the order they were played, with optional player names and the result.
+Replaying it deals the game again with :func:`splendor.new_game` and plays
+each action with :func:`splendor.apply`, so the final state is reproduced
+exactly. :func:`splendor.to_json` and :func:`splendor.from_json` store
+records as JSON (see the "JSON formats" page of the docs).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.deal import new_game
+from splendor.errors import IllegalActionError, InvalidArgumentError, SplendorError
+from splendor.play import apply
+from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.state import GameState
+
+__all__ = ["GameRecord"]
+
+_ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
+_STANDARD: Final = Rules()
+
+
+def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"GameRecord.players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}"
+        )
+
+
+def _check_seed(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        raise InvalidArgumentError(f"GameRecord.seed must be an int, got {value!r}")
+
+
+def _check_rules(instance: GameRecord, attribute: attrs.Attribute[Rules], value: object) -> None:
+    if not isinstance(value, Rules):
+        raise InvalidArgumentError(f"GameRecord.rules must be a splendor.Rules, got {value!r}")
+
+
+def _check_actions(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[Action, ...]], value: object
+) -> None:
+    if type(value) is not tuple:
+        raise InvalidArgumentError(f"GameRecord.actions must be a tuple, got {value!r}")
+    for i, action in enumerate(value):
+        if type(action) not in _ACTION_TYPES:
+            raise InvalidArgumentError(f"GameRecord.actions[{i}] is not an action: {action!r}")
+
+
+def _check_names(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[str, ...] | None], value: object
+) -> None:
+    if value is None:
+        return
+    if type(value) is not tuple or not all(type(name) is str for name in value):
+        raise InvalidArgumentError(
+            f"GameRecord.names must be None or a tuple of str, got {value!r}"
+        )
+    if len(value) != instance.players:
+        raise InvalidArgumentError(
+            f"GameRecord.names must name each of the {instance.players} players, "
+            f"got {len(value)} name(s)"
+        )
+
+
+def _check_result(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[int, ...] | None], value: object
+) -> None:
+    if value is None:
+        return
+    if (
+        type(value) is not tuple
+        or not value
+        or not all(type(seat) is int and 0 <= seat < instance.players for seat in value)
+        or list(value) != sorted(set(value))
+    ):
+        raise InvalidArgumentError(
+            "GameRecord.result must be None or the winning seats in increasing order "
+            f"(each 0 to {instance.players - 1}), got {value!r}"
+        )
+
+
+@attrs.frozen
+class GameRecord:
+    """A whole game as its setup and the actions played: replayable and storable.
+
+    Start one with :meth:`start` and add each action with :meth:`append`;
+    rebuild the states with :meth:`replay` or :meth:`final_state`.
+
+    Attributes:
+        players: the number of players, 2 to 4.
+        seed: the seed the game was dealt with (see :func:`splendor.new_game`).
+        rules: the rules the game is played under.
+        actions: the actions played, one per turn, in order.
+        names: the players' names by seat, if known.
+        result: the winning seats once the game is over, if recorded.
+            :meth:`append` fills it in when the game ends.
+
+    >>> import random
+    >>> from splendor import legal_actions
+    >>> record = GameRecord.start(2, seed=3, names=("Ada", "Bo"))
+    >>> rng = random.Random(3)
+    >>> while record.result is None:
+    ...     record = record.append(rng.choice(legal_actions(record.final_state())))
+    >>> record.final_state().winners == record.result
+    True
+    >>> record.replay()[-1] == record.final_state()
+    True
+
+    Raises:
+        InvalidArgumentError: on construction, for a field of the wrong type or
+            out of range (the actions themselves are checked on replay).
+    """
+
+    players: int = attrs.field(validator=_check_players)
+    seed: int = attrs.field(validator=_check_seed)
+    rules: Rules = attrs.field(default=_STANDARD, validator=_check_rules)
+    actions: tuple[Action, ...] = attrs.field(default=(), validator=_check_actions)
+    names: tuple[str, ...] | None = attrs.field(default=None, validator=_check_names)
+    result: tuple[int, ...] | None = attrs.field(default=None, validator=_check_result)
+    # The final state once computed: equal records have equal final states.
+    _final: GameState | None = attrs.field(
+        default=None, init=False, repr=False, eq=False, hash=False
+    )
+
+    @classmethod
+    def start(
+        cls,
+        players: int,
+        *,
+        seed: int,
+        rules: Rules | None = None,
+        names: tuple[str, ...] | None = None,
+    ) -> GameRecord:
+        """A record of a game just dealt, with no action yet.
+
+        Args:
+            players: the number of players, 2 to 4.
+            seed: the seed of the deal.
+            rules: the rules to play under; the published rules by default.
+            names: the players' names by seat, if any.
+
+        Returns:
+            The record, whose :meth:`final_state` is ``new_game(players,
+            seed=seed, rules=rules)``.
+
+        Raises:
+            InvalidArgumentError: for a bad player count, seed, rules or names.
+
+        >>> GameRecord.start(3, seed=1).final_state().turn
+        0
+        """
+        record = cls(players, seed, _STANDARD if rules is None else rules, (), names)
+        record._cache(record.initial_state())
+        return record
+
+    def initial_state(self) -> GameState:
+        """The state after the deal, before the first action.
+
+        >>> GameRecord(2, seed=5).initial_state() == GameRecord(2, seed=5).initial_state()
+        True
+        """
+        return new_game(self.players, seed=self.seed, rules=self.rules)
+
+    def replay(self) -> tuple[GameState, ...]:
+        """Every state of the game: the deal, then the state after each action.
+
+        Returns:
+            ``len(self.actions) + 1`` states; the last is :meth:`final_state`.
+
+        Raises:
+            IllegalActionError: when an action cannot be played at its turn; the
+                message names the turn (counted from 1), the seat and the reason.
+                Also when :attr:`result` does not match the game's winners.
+            InvalidArgumentError: when an action is not an action at all.
+
+        >>> from splendor import Gem, Take, Tokens
+        >>> record = GameRecord(2, seed=1, actions=(Take(Tokens(red=2)), Take(Tokens(red=2))))
+        >>> record.replay()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        splendor.errors.IllegalActionError: turn 2 (player 1, take 2R): take 2 red needs 4 red ...
+        """
+        states = [self.initial_state()]
+        for index, action in enumerate(self.actions):
+            states.append(_play(states[-1], action, index))
+        _check_outcome(self, states[-1])
+        self._cache(states[-1])
+        return tuple(states)
+
+    def final_state(self) -> GameState:
+        """The state after the last action (replayed once, then remembered).
+
+        Raises:
+            IllegalActionError: as :meth:`replay` does.
+            InvalidArgumentError: as :meth:`replay` does.
+        """
+        if self._final is None:
+            state = self.initial_state()
+            for index, action in enumerate(self.actions):
+                state = _play(state, action, index)
+            _check_outcome(self, state)
+            self._cache(state)
+            return state
+        return self._final
+
+    def append(self, action: Action) -> GameRecord:
+        """The record with one more action, checked against the rules.
+
+        When the action ends the game, :attr:`result` is set to the winners.
+
+        Args:
+            action: the action of the player to move in :meth:`final_state`.
+
+        Returns:
+            A new record; this one is unchanged.
+
+        Raises:
+            IllegalActionError: when the action is illegal there (the message
+                names the turn and the reason), or the game is over.
+            InvalidArgumentError: when ``action`` is not an action.
+        """
+        state = _play(self.final_state(), action, len(self.actions))
+        record = GameRecord(
+            self.players,
+            self.seed,
+            self.rules,
+            (*self.actions, action),
+            self.names,
+            state.winners or None,
+        )
+        record._cache(state)
+        return record
+
+    def _cache(self, state: GameState) -> None:
+        object.__setattr__(self, "_final", state)
+
+
+def _play(state: GameState, action: Action, index: int) -> GameState:
+    """Apply the action at ``index`` of a record, naming the turn if it fails."""
+    try:
+        return apply(state, action)
+    except SplendorError as error:
+        turn = f"turn {index + 1} (player {state.current_player}, {action})"
+        if isinstance(error, IllegalActionError):
+            raise IllegalActionError(f"{turn}: {error}") from error
+        raise InvalidArgumentError(f"{turn}: {error}") from error
+
+
+def _check_outcome(record: GameRecord, final: GameState) -> None:
+    if record.result is None:
+        return
+    if not final.is_over:
+        raise IllegalActionError(
+            f"the record's result {record.result} is given but the game is not over "
+            f"after its {len(record.actions)} actions"
+        )
+    if record.result != final.winners:
+        raise IllegalActionError(
+            f"the record's result {record.result} does not match the winners "
+            f"{final.winners} of the replayed game"
+        )
