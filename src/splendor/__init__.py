@@ -25,12 +25,20 @@ from splendor.errors import (
 )
 from splendor.gems import GEMS, Gem, Tokens
 from splendor.legal import legal_actions
+from splendor.notation import (
+    NotationError,
+    format_action,
+    format_record,
+    parse_action,
+    parse_record,
+)
 from splendor.play import apply
 from splendor.record import GameRecord
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.serialization import SerializationError, from_json, to_json
 from splendor.state import GameState, PlayerState
 from splendor.validation import check_state
+from splendor.views import PlayerView, PublicPlayer, determinize, view
 
 __all__ = [
     "CARDS",
@@ -50,8 +58,11 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidStateError",
     "Noble",
+    "NotationError",
     "Pass",
     "PlayerState",
+    "PlayerView",
+    "PublicPlayer",
     "Reserve",
     "ReserveFromDeck",
     "Rules",
@@ -61,10 +72,16 @@ __all__ = [
     "Tokens",
     "apply",
     "check_state",
+    "determinize",
+    "format_action",
+    "format_record",
     "from_json",
     "legal_actions",
     "new_game",
+    "parse_action",
+    "parse_record",
     "to_json",
+    "view",
 ]
 
 __version__ = "0.1.0"

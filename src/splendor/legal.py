@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -22,13 +22,16 @@ from splendor.components import CARDS, NOBLES, Card, Noble
 from splendor.gems import Tokens
 from splendor.state import GameState
 
+if TYPE_CHECKING:
+    from splendor.views import PlayerView
+
 __all__ = ["legal_actions"]
 
 # The fewest bonuses any noble asks for: below it no noble can qualify.
 MIN_NOBLE_TOTAL: Final = min(noble.requirement.total for noble in NOBLES)
 
 
-def legal_actions(state: GameState) -> Sequence[Action]:
+def legal_actions(state: GameState | PlayerView) -> Sequence[Action]:
     """Every legal action of the player to move, each legal outcome once.
 
     The order is deterministic: takes, then reserves of face-up cards (tier 1
@@ -41,16 +44,23 @@ def legal_actions(state: GameState) -> Sequence[Action]:
     listed. Each listed action names the noble received, if any.
 
     Args:
-        state: the state to move from.
+        state: the state to move from, or the :class:`~splendor.PlayerView`
+            of the seat to move, which gives the same actions.
 
     Returns:
         A tuple of actions; empty once the game is over.
+
+    Raises:
+        InvalidArgumentError: for a view of another seat than the one to move
+            (or a spectator's), or an argument that is neither.
 
     >>> from splendor import new_game
     >>> actions = legal_actions(new_game(2, seed=1))
     >>> len(actions), str(actions[0])
     (30, 'take 1W 1B 1G')
     """
+    if type(state) is not GameState:
+        return _listing_for(state)
     if state.winners:
         return ()
     player = state.players[state.current_player]
@@ -103,11 +113,12 @@ def legal_actions(state: GameState) -> Sequence[Action]:
                     actions.extend(_blind(tier, r) for r in returns)
         else:
             for row, deck, blind in zip(board, state.decks, _BLINDS, strict=True):
-                if deck:  # then the row is full
-                    actions += map(_RESERVE.__getitem__, row)
-                    actions.append(blind)
-                else:
+                if None in row:
                     actions.extend(_RESERVE[c] for c in row if c is not None)
+                else:
+                    actions += map(_RESERVE.__getitem__, row)
+                if deck:
+                    actions.append(blind)
 
     if now:
         actions = [attrs.evolve(a, noble=n) for a in actions for n in now]
@@ -170,8 +181,14 @@ def legal_actions(state: GameState) -> Sequence[Action]:
     return tuple(actions)
 
 
+def _listing_for(view: object) -> Sequence[Action]:
+    """:func:`legal_actions` from a view; anything else is rejected there."""
+    from splendor.views import _legal_actions
+
+    return _legal_actions(view)
+
+
 _PASS: Final = Pass()
-# A row of a tier whose deck is not empty is full: no None is looked up.
 _RESERVE: Final[dict[Card | None, Reserve]] = {card: Reserve(card) for card in CARDS}
 _BLINDS: Final = (ReserveFromDeck(1), ReserveFromDeck(2), ReserveFromDeck(3))
 _NO_NOBLES: Final[tuple[tuple[Noble, ...], ...]] = ((),) * 5

@@ -1,0 +1,452 @@
+"""What one seat may see of a game: :func:`view`, and :func:`determinize` back.
+
+Splendor hides two things: the order of the cards in each deck, and a card
+reserved blind from the top of a deck, which only its owner has seen. A
+:class:`PlayerView` holds exactly what one seat (or a spectator) knows at a
+moment of the game and nothing more, so a bot or a game client can be handed
+a view instead of the whole :class:`~splendor.GameState`.
+
+:func:`determinize` goes the other way for search algorithms such as
+information-set Monte Carlo tree search: it deals the unseen cards at random
+into a full state that the view cannot tell apart from the real one.
+
+>>> import random, splendor
+>>> state = splendor.new_game(2, seed=4)
+>>> seen = splendor.view(state, 0)
+>>> seen.deck_sizes, len(seen.unseen())
+((36, 26, 16), 78)
+>>> guess = splendor.determinize(seen, random.Random(1))
+>>> splendor.view(guess, 0) == seen, guess.decks == state.decks
+(True, False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final
+
+import attrs
+
+from splendor import serialization as _serialization
+from splendor.actions import Action
+from splendor.components import CARDS, Card, Noble
+from splendor.errors import InvalidArgumentError, SplendorError
+from splendor.gems import Tokens
+from splendor.legal import legal_actions
+from splendor.rules import Rules
+from splendor.state import GameState, PlayerState
+from splendor.validation import check_state
+
+__all__ = ["PlayerView", "PublicPlayer", "determinize", "view"]
+
+_TIERS: Final = (1, 2, 3)
+
+
+@attrs.frozen
+class PublicPlayer:
+    """What every seat may see of one player.
+
+    Attributes:
+        tokens: the tokens held (gold included).
+        cards: the purchased development cards, in the order bought.
+        reserved: the reserved cards taken face up from the board, in the
+            order reserved.
+        blind_reserves: the tier of each card this player reserved blind from
+            a deck and still holds, in increasing order. The cards themselves
+            are hidden from everyone else.
+        nobles: the nobles received, in order.
+        points: prestige points (cards plus nobles).
+        bonuses: the number of purchased cards of each colour.
+
+    >>> from splendor import new_game
+    >>> PublicPlayer.of(new_game(2, seed=1).players[0]).blind_reserves
+    ()
+    """
+
+    tokens: Tokens
+    cards: tuple[Card, ...]
+    reserved: tuple[Card, ...]
+    blind_reserves: tuple[int, ...]
+    nobles: tuple[Noble, ...]
+    points: int
+    bonuses: Tokens
+
+    @classmethod
+    def of(cls, player: PlayerState) -> PublicPlayer:
+        """The public part of a player's state.
+
+        Args:
+            player: the full state of the player.
+
+        Returns:
+            The same holdings, with each blind reserve replaced by its tier.
+        """
+        flags = player.reserved_blind
+        return cls(
+            tokens=player.tokens,
+            cards=player.cards,
+            reserved=tuple(c for c, blind in zip(player.reserved, flags, strict=True) if not blind),
+            blind_reserves=tuple(
+                sorted(c.tier for c, blind in zip(player.reserved, flags, strict=True) if blind)
+            ),
+            nobles=player.nobles,
+            points=player.points,
+            bonuses=player.bonuses,
+        )
+
+    @property
+    def reserved_count(self) -> int:
+        """The number of reserved cards held, face-up and blind together."""
+        return len(self.reserved) + len(self.blind_reserves)
+
+
+@attrs.frozen
+class PlayerView:
+    """A game as one seat sees it, or as a spectator sees it.
+
+    Build one with :func:`view`. A view is frozen, hashable and compared by
+    value; two states that differ only in what the seat cannot see give equal
+    views.
+
+    Attributes:
+        rules: the :class:`~splendor.Rules` of the game.
+        seat: the seat whose view this is, or ``None`` for a spectator.
+        own: that seat's full :class:`~splendor.PlayerState`, its blind
+            reserves included; ``None`` for a spectator.
+        players: the public part of every player, by seat (the viewing seat
+            included).
+        bank: the supply of tokens.
+        board: the face-up cards, as in :attr:`splendor.GameState.board`.
+        deck_sizes: the number of face-down cards left in each tier's deck
+            (index 0 is tier 1).
+        nobles: the revealed nobles nobody has received yet.
+        current_player: the seat whose turn it is.
+        turn: the number of turns played so far.
+        passes: how many turns in a row ended with a pass.
+        winners: the winning seats once the game is over, else ``()``.
+    """
+
+    rules: Rules
+    seat: int | None
+    own: PlayerState | None
+    players: tuple[PublicPlayer, ...]
+    bank: Tokens
+    board: tuple[tuple[Card | None, ...], ...]
+    deck_sizes: tuple[int, ...]
+    nobles: tuple[Noble, ...]
+    current_player: int
+    turn: int
+    passes: int
+    winners: tuple[int, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.winners)
+
+    @property
+    def is_spectator(self) -> bool:
+        """Whether this is a spectator's view (no seat, no private card)."""
+        return self.seat is None
+
+    @property
+    def round(self) -> int:
+        """The number of whole rounds played so far."""
+        return self.turn // len(self.players)
+
+    def face_up(self, tier: int) -> tuple[Card | None, ...]:
+        """The four face-up slots of ``tier`` (1-3)."""
+        return self.board[tier - 1]
+
+    def deck_size(self, tier: int) -> int:
+        """The number of face-down cards left in ``tier``'s deck (1-3)."""
+        return self.deck_sizes[tier - 1]
+
+    def visible(self) -> tuple[Card, ...]:
+        """Every card this viewer can see, ordered by id.
+
+        The face-up cards, every player's purchased cards and face-up
+        reserves, and the seat's own blind reserves.
+        """
+        return tuple(sorted(self._visible(), key=_card_id))
+
+    def unseen(self, tier: int | None = None) -> tuple[Card, ...]:
+        """The cards this viewer cannot see, ordered by id.
+
+        They are the cards in the decks and in other players' blind
+        reserves, in some order this viewer does not know.
+
+        Args:
+            tier: only the cards of this tier (1-3); every tier by default.
+
+        Returns:
+            The unseen cards.
+
+        >>> from splendor import new_game
+        >>> [len(view(new_game(3, seed=2), None).unseen(tier)) for tier in (1, 2, 3)]
+        [36, 26, 16]
+        """
+        seen = set(self._visible())
+        return tuple(
+            card
+            for card in CARDS
+            if card not in seen and (tier is None or card.tier == tier)  # CARDS is by id
+        )
+
+    def _visible(self) -> list[Card]:
+        found: list[Card] = [card for row in self.board for card in row if card is not None]
+        for player in self.players:
+            found += player.cards
+            found += player.reserved
+        if self.own is not None:
+            own = self.own
+            found += (c for c, blind in zip(own.reserved, own.reserved_blind, strict=True) if blind)
+        return found
+
+
+def _card_id(card: Card) -> int:
+    return card.id
+
+
+def view(state: GameState, seat: int | None) -> PlayerView:
+    """What ``seat`` may see of ``state``; a spectator's view for ``None``.
+
+    A seat sees the board, the supply, every player's tokens, purchased cards,
+    nobles and face-up reserves, its own blind reserves, how many cards each
+    deck holds and the tiers of the other players' blind reserves. It never
+    sees the order of a deck nor another player's blind reserve. A spectator
+    sees only the public part: no blind reserve of anyone.
+
+    Args:
+        state: the full state.
+        seat: the seat to see from, ``0`` to ``players - 1``, or ``None``.
+
+    Returns:
+        The view.
+
+    Raises:
+        InvalidArgumentError: if ``state`` is not a :class:`~splendor.GameState`
+            or ``seat`` is not one of its seats nor ``None``.
+
+    >>> from splendor import ReserveFromDeck, apply, new_game
+    >>> state = apply(new_game(2, seed=1), ReserveFromDeck(3))
+    >>> view(state, 0).own.reserved == state.players[0].reserved
+    True
+    >>> view(state, 1).players[0].reserved, view(state, 1).players[0].blind_reserves
+    ((), (3,))
+    """
+    if type(state) is not GameState:
+        raise InvalidArgumentError(f"expected a GameState, got {type(state).__name__}")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < len(state.players)):
+        raise InvalidArgumentError(
+            f"seat must be None or a seat from 0 to {len(state.players) - 1}, got {seat!r}"
+        )
+    return PlayerView(
+        rules=state.rules,
+        seat=seat,
+        own=None if seat is None else state.players[seat],
+        players=tuple(PublicPlayer.of(player) for player in state.players),
+        bank=state.bank,
+        board=state.board,
+        deck_sizes=tuple(len(deck) for deck in state.decks),
+        nobles=state.nobles,
+        current_player=state.current_player,
+        turn=state.turn,
+        passes=state.passes,
+        winners=state.winners,
+    )
+
+
+def determinize(player_view: PlayerView, rng: random.Random | int) -> GameState:
+    """A full state that ``player_view`` cannot tell from the real one, at random.
+
+    The unseen cards of each tier (see :meth:`PlayerView.unseen`) are shuffled
+    and dealt into that tier's deck and into the blind reserves of that tier
+    held by the players whose cards the viewer cannot see, every arrangement
+    being equally likely. Everything the view shows is kept as it is, so
+    ``view(determinize(v, rng), v.seat) == v``. In the state made, a player's
+    hidden blind reserves follow its face-up reserves, in tier order.
+
+    Args:
+        player_view: the view to complete.
+        rng: the source of randomness, or an ``int`` seed for one. The same
+            seed (or a generator in the same state) gives the same result.
+
+    Returns:
+        A state consistent with the view.
+
+    Raises:
+        InvalidArgumentError: if ``rng`` is neither a :class:`random.Random`
+            nor an ``int``, or the view is not a :class:`PlayerView` that a
+            game can reach (for example, one card shown in two places).
+
+    >>> from splendor import new_game
+    >>> seen = view(new_game(2, seed=1), 1)
+    >>> determinize(seen, 5) == determinize(seen, 5)
+    True
+    """
+    if type(rng) is int:
+        rng = random.Random(rng)
+    elif not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"rng must be a random.Random or an int seed, got {rng!r}")
+    return _complete(player_view, rng.shuffle)
+
+
+def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | None) -> GameState:
+    """The view's state with its unseen cards dealt in ``shuffle``'d order (id order if None)."""
+    if type(player_view) is not PlayerView:
+        raise InvalidArgumentError(f"expected a PlayerView, got {type(player_view).__name__}")
+    seat = player_view.seat
+    own = player_view.own
+    if len(player_view.deck_sizes) != len(_TIERS) or len(player_view.board) != len(_TIERS):
+        raise InvalidArgumentError("a view has a board row and a deck size for each of 3 tiers")
+    if min(player_view.deck_sizes) < 0:
+        raise InvalidArgumentError(f"negative deck size in {player_view.deck_sizes}")
+    for i, player in enumerate(player_view.players):
+        if list(player.blind_reserves) != sorted(player.blind_reserves) or not set(
+            player.blind_reserves
+        ) <= set(_TIERS):
+            raise InvalidArgumentError(
+                f"player {i}'s blind reserves must be tiers 1-3 in increasing order, "
+                f"got {player.blind_reserves}"
+            )
+    if seat is None or own is None:
+        if seat is not None or own is not None:
+            raise InvalidArgumentError("a view has its seat's own state exactly when it has a seat")
+    elif not 0 <= seat < len(player_view.players):
+        raise InvalidArgumentError(f"the view's seat {seat} is not one of its players")
+    elif len(own.reserved) != len(own.reserved_blind):
+        raise InvalidArgumentError("the view's own state needs one blind flag per reserved card")
+    elif PublicPlayer.of(own) != player_view.players[seat]:
+        raise InvalidArgumentError(f"the view's own state does not match seat {seat}'s")
+    visible = player_view._visible()
+    if len(set(visible)) != len(visible):
+        raise InvalidArgumentError("the view shows a card in two places")
+    decks: list[tuple[Card, ...]] = []
+    left: list[Iterator[Card]] = []
+    for tier, size in zip(_TIERS, player_view.deck_sizes, strict=True):
+        pool = list(player_view.unseen(tier))
+        wanted = size + sum(
+            player.blind_reserves.count(tier)
+            for i, player in enumerate(player_view.players)
+            if i != seat
+        )
+        if len(pool) != wanted:
+            raise InvalidArgumentError(
+                f"the view hides {wanted} tier {tier} card(s) but {len(pool)} are unseen"
+            )
+        if shuffle is not None:
+            shuffle(pool)
+        decks.append(tuple(pool[:size]))
+        left.append(iter(pool[size:]))
+    players = tuple(
+        own if i == seat and own is not None else _dealt(player, left)
+        for i, player in enumerate(player_view.players)
+    )
+    return GameState(
+        rules=player_view.rules,
+        players=players,
+        bank=player_view.bank,
+        board=player_view.board,
+        decks=tuple(decks),
+        nobles=player_view.nobles,
+        current_player=player_view.current_player,
+        turn=player_view.turn,
+        passes=player_view.passes,
+        winners=player_view.winners,
+    )
+
+
+def _dealt(player: PublicPlayer, left: Sequence[Iterator[Card]]) -> PlayerState:
+    """The player's state with its blind reserves dealt from the unseen cards left
+    (left out when ``left`` is empty)."""
+    blind = tuple(next(left[tier - 1]) for tier in player.blind_reserves) if left else ()
+    return PlayerState(
+        tokens=player.tokens,
+        cards=player.cards,
+        reserved=(*player.reserved, *blind),
+        reserved_blind=(False,) * len(player.reserved) + (True,) * len(blind),
+        nobles=player.nobles,
+        points=player.points,
+        bonuses=player.bonuses,
+    )
+
+
+def _legal_actions(player_view: object) -> tuple[Action, ...]:
+    """:func:`splendor.legal_actions` from the view of the seat to move."""
+    if type(player_view) is not PlayerView:
+        raise InvalidArgumentError(
+            f"expected a GameState or a PlayerView, got {type(player_view).__name__}"
+        )
+    _check_mover(player_view)
+    return tuple(legal_actions(_stand_in(player_view)))
+
+
+def _stand_in(player_view: PlayerView) -> GameState:
+    """A state to list and check the actions of the view's seat in, cheaply.
+
+    It has the view's seat in full and every public part; what the seat
+    cannot see is filled with stand-ins that no action of the seat depends
+    on: other players keep only their face-up reserves, and each deck holds
+    the right number of copies of one card (only whether a deck is empty
+    matters to the seat's actions).
+    """
+    seat = player_view.seat
+    own = player_view.own
+    players = tuple(
+        own if i == seat and own is not None else _dealt(player, ())
+        for i, player in enumerate(player_view.players)
+    )
+    return GameState(
+        rules=player_view.rules,
+        players=players,
+        bank=player_view.bank,
+        board=player_view.board,
+        decks=tuple((CARDS[0],) * size for size in player_view.deck_sizes),
+        nobles=player_view.nobles,
+        current_player=player_view.current_player,
+        turn=player_view.turn,
+        passes=player_view.passes,
+        winners=player_view.winners,
+    )
+
+
+def _check_mover(player_view: PlayerView) -> None:
+    """Raise unless the view is the one of the seat to move (or the game is over)."""
+    if player_view.winners:
+        return
+    if player_view.seat != player_view.current_player:
+        who = "a spectator" if player_view.seat is None else f"seat {player_view.seat}"
+        raise InvalidArgumentError(
+            f"the view of {who} cannot act for seat {player_view.current_player}, "
+            "the seat to move: only its own view can"
+        )
+
+
+# JSON: views are written and read by splendor.to_json / splendor.from_json,
+# in the same format as states (with a "format" field at the top).
+
+
+def _check_loaded(loaded: PlayerView) -> None:
+    """Reject a loaded view that no state of a game shows."""
+    try:
+        state = _complete(loaded, None)
+        check_state(state)
+    except SplendorError as error:
+        raise InvalidArgumentError(f"impossible view: {error}") from error
+    if view(state, loaded.seat) != loaded:
+        raise InvalidArgumentError(
+            "impossible view: its seat's own state and the public players do not agree"
+        )
+
+
+_serialization.converter.register_structure_hook(
+    PublicPlayer, _serialization._class_structure(PublicPlayer)
+)
+_serialization.converter.register_unstructure_hook(
+    PlayerView, _serialization._versioned_unstructure(PlayerView)
+)
+_serialization.converter.register_structure_hook(
+    PlayerView, _serialization._class_structure(PlayerView, versioned=True, after=_check_loaded)
+)
