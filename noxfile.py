@@ -6,7 +6,7 @@ import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")

@@ -14,7 +14,10 @@ and play one whole turn with :func:`apply`:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.bots import Bot, GreedyBot, RandomBot, play_game
 from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
 from splendor.deal import new_game
 from splendor.errors import (
@@ -49,11 +52,13 @@ __all__ = [
     "NOBLES",
     "NOBLES_BY_ID",
     "Action",
+    "Bot",
     "Buy",
     "Card",
     "GameRecord",
     "GameState",
     "Gem",
+    "GreedyBot",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
@@ -63,6 +68,7 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "PublicPlayer",
+    "RandomBot",
     "Reserve",
     "ReserveFromDeck",
     "Rules",
@@ -80,8 +86,23 @@ __all__ = [
     "new_game",
     "parse_action",
     "parse_record",
+    "play_game",
+    "render_svg",
     "to_json",
     "view",
 ]
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from splendor.svg import render_svg
+
+
+def __getattr__(name: str) -> object:
+    # The SVG drawing is imported on first use, so ``import splendor`` does
+    # not pay for it.
+    if name == "render_svg":
+        from splendor.svg import render_svg
+
+        return render_svg
+    raise AttributeError(f"module 'splendor' has no attribute {name!r}")

@@ -105,6 +105,12 @@ class GameState:
         """The face-down cards of ``tier`` (1-3), the top card first."""
         return self.decks[tier - 1]
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
+        from splendor.svg import render_svg
+
+        return render_svg(self)
+
     def __repr__(self) -> str:
         return (
             f"GameState(players={len(self.players)}, turn={self.turn}, "

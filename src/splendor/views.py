@@ -140,6 +140,12 @@ class PlayerView:
     passes: int
     winners: tuple[int, ...]
 
+    def _repr_svg_(self) -> str:
+        """The view as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
+        from splendor.svg import render_svg
+
+        return render_svg(self)
+
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""

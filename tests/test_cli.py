@@ -1,0 +1,354 @@
+"""The ``splendor`` command line, driven in-process (no terminal)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from splendor import (
+    Buy,
+    GameRecord,
+    GreedyBot,
+    RandomBot,
+    format_action,
+    legal_actions,
+    parse_record,
+    play_game,
+    to_json,
+    view,
+)
+from splendor.cli import GameOutcome, load_file, main, save_record, summarize, wilson
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*argv: str, read: Callable[[str], str] | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), stdout=out, read=read)
+    return code, out.getvalue()
+
+
+def lines_from(answers: list[str]) -> Callable[[str], str]:
+    """A ``read`` giving the answers in turn, then end of input."""
+    feed: Iterator[str] = iter(answers)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def test_no_command_plays_and_prints_a_whole_seeded_game() -> None:
+    code, text = run("--seed", "3", "--no-color")
+    record = play_game([GreedyBot(), GreedyBot()], seed=3)
+    assert code == 0
+    assert record.result is not None
+    turns = [line for line in text.splitlines() if line.lstrip()[:1].isdigit() and ". P" in line]
+    assert len(turns) == len(record.actions)
+    assert f"after {len(record.actions) // 2} rounds" in text
+    winner = f"P{record.result[0]} greedy"
+    assert f"{winner} wins." in text
+
+
+def test_no_command_takes_the_bots_and_player_count() -> None:
+    code, text = run("--no-color", "--seed", "2", "--players", "3", "--bots", "random")
+    assert code == 0
+    assert "P2 random" in text
+
+
+def test_the_module_runs_as_a_program() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "splendor", "--seed", "5", "--no-color"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "wins." in done.stdout or "share the win." in done.stdout
+
+
+def test_the_output_is_plain_text_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("rich", "rich.console", "rich.table", "rich.text", "rich.progress"):
+        monkeypatch.setitem(sys.modules, name, None)
+    code, text = run("--seed", "3")
+    assert code == 0
+    assert "Final scores" in text
+    assert "Player Points Cards Nobles -----------" in " ".join(text.split())
+    code, text = run("simulate", "-n", "4")
+    assert code == 0
+    assert "Win rate" in text
+
+
+def test_simulate_reports_win_rates_and_writes_json(tmp_path: Path) -> None:
+    target = tmp_path / "results.json"
+    code, text = run("simulate", "-n", "30", "--json", str(target), "--no-color", "-q")
+    assert code == 0
+    assert "Win rate" in text
+    assert "Mean game length" in text
+    results = json.loads(target.read_text())
+    assert results["games"] == 30
+    greedy, random_bot = results["bots"]
+    assert greedy["bot"] == "greedy"
+    assert random_bot["bot"] == "random"
+    assert greedy["wins"] + random_bot["wins"] == pytest.approx(30)
+    assert greedy["win_rate"] > 0.9
+    low, high = greedy["ci95"]
+    assert low < greedy["win_rate"] <= high
+
+
+def test_simulate_gives_the_same_results_with_any_number_of_workers(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    args = ("simulate", "-n", "12", "--bots", "random", "--players", "3", "--seed", "5", "-q")
+    assert run(*args, "--workers", "1", "--json", str(one))[0] == 0
+    assert run(*args, "--workers", "2", "--json", str(two))[0] == 0
+    assert one.read_text() == two.read_text()
+    assert json.loads(one.read_text())["players"] == 3
+
+
+def test_summarize_counts_shared_wins_as_fractions() -> None:
+    outcomes = [
+        GameOutcome(0, 0, (0, 1), (0,), (15, 3), 40),
+        GameOutcome(1, 1, (1, 0), (0, 1), (15, 15), 42),
+    ]
+    summary = summarize(["a", "b"], outcomes)
+    assert [bot.wins for bot in summary.bots] == [1.5, 0.5]
+    assert summary.mean_turns == 41
+    assert summary.as_json()["mean_rounds"] == 20.5
+
+
+def test_wilson_interval_is_inside_zero_one() -> None:
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == 1.0
+    low, high = wilson(95, 100)
+    assert 0.88 < low < 0.95 < high < 0.98
+
+
+def test_simulate_rejects_a_bot_per_seat_mismatch() -> None:
+    code, _ = run("simulate", "--players", "3", "--bots", "greedy", "random")
+    assert code == 2
+
+
+def greedy_reader(save: Path) -> Callable[[str], str]:
+    """Play the human seat with the greedy bot, through the notation."""
+
+    def read(prompt: str) -> str:
+        record = load_file(str(save)) if save.exists() else GameRecord.start(2, seed=11)
+        assert isinstance(record, GameRecord)
+        state = record.final_state()
+        seen = view(state, state.current_player)
+        action = GreedyBot()(seen, legal_actions(state), __import__("random").Random(0))
+        return format_action(action, state)
+
+    return read
+
+
+def test_play_a_whole_game_through_the_prompt(tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    code, text = run(
+        "play",
+        "--seed",
+        "11",
+        "--bots",
+        "random",
+        "--save",
+        str(save),
+        "--no-color",
+        read=greedy_reader(save),
+    )
+    assert code == 0
+    record = parse_record(save.read_text())
+    assert record.result is not None
+    assert record.names == ("You", "P1 random")
+    assert 0 in record.result
+    assert "You wins." in text or "share the win" in text
+    assert "Your legal moves:" in text
+
+
+def test_play_answers_garbled_and_illegal_input_and_asks_again(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    answers = ["", "xyz", "b11", "+RRR", "help", "moves", "hint", "board", "+WBG", "quit"]
+    code, text = run(
+        "play", "--seed", "1", "--save", str(save), "--no-color", read=lines_from(answers)
+    )
+    assert code == 0
+    assert "Not understood: cannot read 'xyz'" in text
+    assert "Not allowed: cannot afford card" in text
+    assert "Not understood" in text.split("+RRR")[0] or "Not allowed" in text
+    assert "Type an action in the notation" in text
+    assert "The greedy bot would play" in text
+    assert "Traceback" not in text
+    record = load_file(str(save))
+    assert isinstance(record, GameRecord)
+    assert format_action(record.actions[0], record.initial_state()) == "+WBG"
+    assert len(record.actions) == 2  # the move, then the bot's answer
+    assert "Game stopped after 2 turns" in text
+
+
+def test_ctrl_c_at_the_prompt_stops_cleanly_and_keeps_the_record(tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    answers = iter(["+WBG", "+WBR"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    code, text = run("play", "--seed", "4", "--save", str(save), "--no-color", read=read)
+    assert code == 0
+    assert "Game stopped after 4 turns" in text
+    record = parse_record(save.read_text())
+    assert len(record.actions) == 4
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_end_of_input_stops_the_game() -> None:
+    code, text = run("play", "--seed", "4", "--no-color", read=lines_from([]))
+    assert code == 0
+    assert "Game stopped after 0 turns" in text
+
+
+def test_play_resumes_a_saved_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    run("play", "--seed", "4", "--save", str(save), "--no-color", read=lines_from(["+WBG", "q"]))
+    code, text = run("play", "--resume", str(save), "--no-color", read=lines_from(["+RR", "q"]))
+    assert code == 0
+    record = parse_record(save.read_text())
+    assert len(record.actions) == 4
+    assert "Game stopped after 4 turns" in text
+
+
+def test_play_with_the_human_second_lets_the_bot_move_first() -> None:
+    code, text = run("play", "--seed", "4", "--seat", "1", "--no-color", read=lines_from(["q"]))
+    assert code == 0
+    assert text.index("P0 greedy plays") < text.index("Your legal moves")
+
+
+def saved_game(tmp_path: Path, suffix: str) -> tuple[GameRecord, Path]:
+    record = play_game([GreedyBot(), RandomBot()], seed=21, names=["Ann", "Bo"])
+    path = tmp_path / f"game{suffix}"
+    save_record(record, str(path))
+    return record, path
+
+
+@pytest.mark.parametrize("suffix", [".json", ".txt"])
+def test_records_load_back_as_saved(tmp_path: Path, suffix: str) -> None:
+    record, path = saved_game(tmp_path, suffix)
+    assert load_file(str(path)) == record
+
+
+def test_replay_prints_every_turn_and_the_result(tmp_path: Path) -> None:
+    record, path = saved_game(tmp_path, ".json")
+    code, text = run("replay", str(path), "--no-step", "--no-color")
+    assert code == 0
+    assert text.count(". Ann ") + text.count(". Bo ") == len(record.actions)
+    assert "Ann wins." in text
+
+
+def test_replay_steps_on_enter_and_jumps_to_a_turn(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path, ".txt")
+    code, text = run(
+        "replay", str(path), "--step", "--no-color", read=lines_from(["", "b", "10", "3", "", "q"])
+    )
+    assert code == 0
+    before, after = text.split("At turn 3.")
+    assert "  10. " in before
+    assert "  11. " not in before
+    assert after.lstrip().startswith("4. ")
+    assert "Ann wins." not in text
+
+
+def test_show_prints_a_records_state_or_a_state(tmp_path: Path) -> None:
+    record, path = saved_game(tmp_path, ".json")
+    code, text = run("show", str(path), "--no-color")
+    assert code == 0
+    assert "Ann wins." in text
+    state = record.replay()[5]
+    state_file = tmp_path / "state.json"
+    state_file.write_text(to_json(state))
+    code, text = run("show", str(state_file), "--no-color")
+    assert code == 0
+    assert f"Supply  {' '.join(f'{n}{g.letter}' for g, n in state.bank.items())}" in text
+
+
+def test_show_writes_an_svg_picture(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    _, path = saved_game(tmp_path, ".txt")
+    picture = tmp_path / "board.svg"
+    code, _ = run("show", str(path), "--turn", "6", "--seat", "1", "--svg", str(picture))
+    assert code == 0
+    root = ET.fromstring(picture.read_text())
+    assert root.tag == f"{SVG}svg"
+    assert "Ann" in picture.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["show", "missing-file.json"], "cannot read missing-file.json"),
+        (["show", "{bad}"], "cannot read"),
+        (["replay", "pyproject.toml"], "cannot load pyproject.toml"),
+        (["play", "--bots", "nobody"], "unknown bot 'nobody'"),
+        (["play", "--seat", "3"], "--seat must be 0 to 1"),
+    ],
+)
+def test_bad_arguments_and_files_are_explained_without_a_traceback(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run(*argv, read=lines_from([]))
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_replay_refuses_a_state_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record, _ = saved_game(tmp_path, ".json")
+    state_file = tmp_path / "state.json"
+    state_file.write_text(to_json(record.final_state()))
+    assert run("replay", str(state_file))[0] == 2
+    assert "not a game record" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_simulate_reports_the_games_played(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import splendor.cli
+
+    real = splendor.cli.simulate_one
+
+    def interrupted_at_five(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcome:
+        if job[2] == 5:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(splendor.cli, "simulate_one", interrupted_at_five)
+    target = tmp_path / "partial.json"
+    code, text = run("simulate", "-n", "20", "-q", "--no-color", "--json", str(target))
+    assert code == 130
+    assert "interrupted: 5 of 20 played" in text
+    results = json.loads(target.read_text())
+    assert results["games"] == 5
+    assert results["interrupted"] is True
+
+
+def test_the_moves_list_shows_each_buy_once_with_its_other_payments() -> None:
+    from splendor.cli import _action_groups
+
+    record = play_game([GreedyBot(), RandomBot()], seed=3)
+    state = record.replay()[9]
+    groups = dict(_action_groups(legal_actions(state), state))
+    buys = [a for a in legal_actions(state) if isinstance(a, Buy)]
+    assert len(groups["Buy"]) == len({a.card for a in buys}) < len(buys)
+    assert "b11 (or 2 other payments)" in groups["Buy"]
