@@ -90,7 +90,10 @@ def test_not_a_state_is_an_invalid_argument() -> None:
             "must be a tuple of 4 slots",
         ),
         (lambda s: attrs.evolve(s, decks=s.decks[:2]), "decks must be a tuple of 3 decks"),
-        (lambda s: attrs.evolve(s, nobles=list(s.nobles)), "nobles must be a tuple of Noble"),
+        (
+            lambda s: attrs.evolve(s, nobles=list(s.nobles)),
+            "nobles must be a tuple of the game's nobles",
+        ),
         (lambda s: attrs.evolve(s, turn=True), "turn must be an int"),
         (
             lambda s: _with_player(s, 0, reserved=s.decks[0][:1], reserved_blind=(1,)),

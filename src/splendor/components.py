@@ -13,14 +13,23 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from importlib import resources
 from types import MappingProxyType
-from typing import Final
+from typing import Final, TypeGuard
 
 import attrs
 
 from splendor.errors import InvalidArgumentError
 from splendor.gems import GEMS, Gem, Tokens
 
-__all__ = ["CARDS", "CARDS_BY_ID", "NOBLES", "NOBLES_BY_ID", "Card", "Noble"]
+__all__ = [
+    "CARDS",
+    "CARDS_BY_ID",
+    "NOBLES",
+    "NOBLES_BY_ID",
+    "Card",
+    "Noble",
+    "is_game_card",
+    "is_game_noble",
+]
 
 _GEM_NAMES = tuple(g.value for g in GEMS[:5])
 
@@ -177,3 +186,17 @@ def _card_by_id(card_id: int) -> Card:
 
 def _noble_by_id(noble_id: int) -> Noble:
     return NOBLES_BY_ID[noble_id]
+
+
+def is_game_card(value: object) -> TypeGuard[Card]:
+    """Whether ``value`` is one of the 90 cards of :data:`CARDS` (not a copy).
+
+    >>> is_game_card(CARDS[0]), is_game_card("#1")
+    (True, False)
+    """
+    return type(value) is Card and type(value.id) is int and CARDS_BY_ID.get(value.id) is value
+
+
+def is_game_noble(value: object) -> TypeGuard[Noble]:
+    """Whether ``value`` is one of the 10 nobles of :data:`NOBLES` (not a copy)."""
+    return type(value) is Noble and type(value.id) is int and NOBLES_BY_ID.get(value.id) is value

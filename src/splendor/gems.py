@@ -103,9 +103,11 @@ class Tokens(Mapping[Gem, int]):
         Raises:
             InvalidArgumentError: for an unknown colour or a bad count.
         """
+        if not isinstance(counts, Mapping):
+            raise InvalidArgumentError(f"expected a mapping of colour to count, got {counts!r}")
         values = [0] * 6
         for key, n in counts.items():
-            index = _INDEX.get(key)
+            index = _INDEX.get(key) if isinstance(key, str) else None
             if index is None:
                 raise InvalidArgumentError(f"unknown colour {key!r}")
             values[index] = n
@@ -120,7 +122,7 @@ class Tokens(Mapping[Gem, int]):
         """
         values = [0] * 6
         for gem in gems:
-            index = _INDEX.get(gem)
+            index = _INDEX.get(gem) if isinstance(gem, str) else None
             if index is None:
                 raise InvalidArgumentError(f"unknown colour {gem!r}")
             values[index] += 1
@@ -138,7 +140,7 @@ class Tokens(Mapping[Gem, int]):
 
     def __getitem__(self, gem: Gem | str) -> int:
         """The count of ``gem`` (a :class:`Gem` or its name, like ``"red"``)."""
-        index = _INDEX.get(gem)
+        index = _INDEX.get(gem) if isinstance(gem, str) else None
         if index is None:
             raise KeyError(f"not a colour: {gem!r}")
         return self._counts[index]
@@ -150,9 +152,11 @@ class Tokens(Mapping[Gem, int]):
         return 6
 
     def __contains__(self, gem: object) -> bool:
-        return gem in _INDEX
+        return isinstance(gem, str) and gem in _INDEX
 
     def __add__(self, other: Tokens) -> Tokens:
+        if type(other) is not Tokens:
+            return NotImplemented
         a, b = self._counts, other._counts
         return Tokens._of(
             (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
@@ -160,6 +164,8 @@ class Tokens(Mapping[Gem, int]):
 
     def __sub__(self, other: Tokens) -> Tokens:
         """Subtract count by count; raises if a count would go negative."""
+        if type(other) is not Tokens:
+            return NotImplemented
         a, b = self._counts, other._counts
         c = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
         if min(c) < 0:
@@ -168,6 +174,8 @@ class Tokens(Mapping[Gem, int]):
 
     def __le__(self, other: Tokens) -> bool:
         """True when every count is at most the other's (a sub-multiset)."""
+        if type(other) is not Tokens:
+            return NotImplemented
         return all(x <= y for x, y in zip(self._counts, other._counts, strict=True))
 
     def __bool__(self) -> bool:

@@ -12,7 +12,7 @@ from typing import Final, TypeVar
 
 from splendor import _counts as cnt
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import Card, Noble
+from splendor.components import Card, Noble, is_game_card
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.legal import MIN_NOBLE_TOTAL, legal_actions
@@ -235,10 +235,10 @@ def _play_reserve(state: GameState, action: Reserve | ReserveFromDeck) -> GameSt
 
 def _face_up(board: Board, card: object, verb: str, more: str) -> tuple[int, int]:
     """The tier and slot of a face-up card."""
-    if type(card) is not Card:
-        raise InvalidArgumentError(f"expected a Card to {verb}, got {card!r}")
+    if not is_game_card(card):
+        raise InvalidArgumentError(f"expected one of the game's cards to {verb}, got {card!r}")
     tier = card.tier
-    row = board[tier - 1] if 1 <= tier <= 3 else ()
+    row = board[tier - 1]
     if card not in row:
         raise IllegalActionError(f"cannot {verb} card #{card.id}: it is not face up{more}")
     return tier, row.index(card)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 
 from splendor.components import Card, Noble
+from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.rules import Rules
 
@@ -98,12 +99,20 @@ class GameState:
         return self.turn // len(self.players)
 
     def face_up(self, tier: int) -> tuple[Card | None, ...]:
-        """The four face-up slots of ``tier`` (1-3)."""
-        return self.board[tier - 1]
+        """The four face-up slots of ``tier`` (1-3).
+
+        Raises:
+            InvalidArgumentError: for a tier other than 1, 2 or 3.
+        """
+        return self.board[_tier_index(tier)]
 
     def deck(self, tier: int) -> tuple[Card, ...]:
-        """The face-down cards of ``tier`` (1-3), the top card first."""
-        return self.decks[tier - 1]
+        """The face-down cards of ``tier`` (1-3), the top card first.
+
+        Raises:
+            InvalidArgumentError: for a tier other than 1, 2 or 3.
+        """
+        return self.decks[_tier_index(tier)]
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
@@ -117,6 +126,12 @@ class GameState:
             f"current_player={self.current_player}, points={[p.points for p in self.players]}, "
             f"winners={self.winners})"
         )
+
+
+def _tier_index(tier: object) -> int:
+    if type(tier) is not int or not 1 <= tier <= 3:
+        raise InvalidArgumentError(f"the tiers are 1, 2 and 3, got {tier!r}")
+    return tier - 1
 
 
 # Fast constructors for the engine: the same objects as the attrs __init__

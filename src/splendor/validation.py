@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from splendor.components import CARDS, Card, Noble
+from splendor.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, InvalidStateError
 from splendor.gems import GEMS, Tokens
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -101,10 +101,14 @@ def _check_shape(state: GameState) -> None:
         for name in ("tokens", "bonuses"):
             if type(getattr(player, name)) is not Tokens:
                 raise _fail("shape", f"player {seat}'s {name} must be Tokens")
-        for name, kind in (("cards", Card), ("reserved", Card), ("nobles", Noble)):
+        for name, kind, check in (
+            ("cards", "cards", is_game_card),
+            ("reserved", "cards", is_game_card),
+            ("nobles", "nobles", is_game_noble),
+        ):
             items = getattr(player, name)
-            if type(items) is not tuple or not all(type(x) is kind for x in items):
-                raise _fail("shape", f"player {seat}'s {name} must be a tuple of {kind.__name__}")
+            if type(items) is not tuple or not all(check(x) for x in items):
+                raise _fail("shape", f"player {seat}'s {name} must be a tuple of the game's {kind}")
         blind = player.reserved_blind
         if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
             raise _fail("shape", f"player {seat}'s reserved_blind must be a tuple of bool")
@@ -118,16 +122,16 @@ def _check_shape(state: GameState) -> None:
     for tier, row in zip(_TIERS, board, strict=True):
         if type(row) is not tuple or len(row) != _SLOTS:
             raise _fail("shape", f"the tier {tier} board row must be a tuple of {_SLOTS} slots")
-        if not all(card is None or type(card) is Card for card in row):
-            raise _fail("shape", f"the tier {tier} board row must hold cards or None")
+        if not all(card is None or is_game_card(card) for card in row):
+            raise _fail("shape", f"the tier {tier} board row must hold the game's cards or None")
     decks = state.decks
     if type(decks) is not tuple or len(decks) != len(_TIERS):
         raise _fail("shape", "decks must be a tuple of 3 decks (tiers 1 to 3)")
     for tier, deck in zip(_TIERS, decks, strict=True):
-        if type(deck) is not tuple or not all(type(card) is Card for card in deck):
-            raise _fail("shape", f"the tier {tier} deck must be a tuple of cards")
-    if type(state.nobles) is not tuple or not all(type(n) is Noble for n in state.nobles):
-        raise _fail("shape", "nobles must be a tuple of Noble")
+        if type(deck) is not tuple or not all(is_game_card(card) for card in deck):
+            raise _fail("shape", f"the tier {tier} deck must be a tuple of the game's cards")
+    if type(state.nobles) is not tuple or not all(is_game_noble(n) for n in state.nobles):
+        raise _fail("shape", "nobles must be a tuple of the game's nobles")
     for name in ("current_player", "turn", "passes"):
         if not _is_int(getattr(state, name)):
             raise _fail("shape", f"{name} must be an int")
