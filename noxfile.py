@@ -20,14 +20,14 @@ def group(name: str) -> tuple[str, ...]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
-    session.install("-e", ".", *group("test"))
+    session.install("-e", ".[cli]", *group("test"))
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
 @nox.session
 def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
-    session.install("-e", ".", *group("typecheck"))
+    session.install("-e", ".[cli]", *group("typecheck"))
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
