@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -207,3 +208,97 @@ def test_bot_name_prefers_the_name_attribute() -> None:
     assert bot_name(GreedyBot()) == "greedy"
     assert bot_name(first) == "first"
     assert repr(RandomBot()) == "RandomBot()"
+
+
+class NeedsArguments:
+    """A class that cannot be made with no arguments, so it cannot be loaded as a bot."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+    def __call__(self, view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+        return actions[0]
+
+
+class NotCallable:
+    """A class whose instances cannot be called."""
+
+
+def no_arguments() -> Action:
+    """A function that cannot be called like a bot."""
+    raise AssertionError("never called")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (None, "named by a str"),
+        (7, "named by a str"),
+        ("..x:y", "absolute module name"),
+        (".bots:first", "absolute module name"),
+        ("\x00:bot", "cannot import"),
+        ("tests.test_bots:NeedsArguments", r"NeedsArguments\(\) raised TypeError"),
+        ("tests.test_bots:NotCallable", "instance is not callable"),
+        ("tests.test_bots:no_arguments", r"cannot be called with \(view, actions, rng\)"),
+        ("os:getcwd", r"cannot be called with \(view, actions, rng\)"),
+    ],
+)
+def test_load_bot_refuses_what_is_not_a_bot(spec: object, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        load_bot(spec)  # type: ignore[arg-type]  # wrong types on purpose too
+
+
+def test_load_bot_reports_a_module_that_fails_while_importing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "splendor_broken_bot_zz.py").write_text("1 / 0\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(InvalidArgumentError, match="ZeroDivisionError") as caught:
+        load_bot("splendor_broken_bot_zz:bot")
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)
+
+
+def test_load_bot_accepts_a_callable_object_and_a_function_with_defaults() -> None:
+    assert load_bot("tests.test_bots:first") is first
+    assert isinstance(load_bot("splendor.bots:RandomBot"), RandomBot)
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot()], ids=repr)
+def test_the_built_in_bots_check_their_arguments(bot: Bot) -> None:
+    state = new_game(2, seed=1)
+    seen = view(state, 0)
+    actions = legal_actions(state)
+    rng = random.Random(1)
+    bad: list[tuple[object, object, object, str]] = [
+        (seen, [], rng, "at least one legal action"),
+        (seen, (), rng, "at least one legal action"),
+        (None, actions, rng, "PlayerView"),
+        (state, actions, rng, "PlayerView"),
+        (seen, None, rng, "sequence of actions"),
+        (seen, "+WBG", rng, "sequence of actions"),
+        (seen, [5, *actions], rng, "only choose among actions"),
+        (seen, actions, None, "random.Random"),
+        (seen, actions, 1, "random.Random"),
+    ]
+    for view_arg, actions_arg, rng_arg, message in bad:
+        with pytest.raises(InvalidArgumentError, match=message):
+            bot(view_arg, actions_arg, rng_arg)  # type: ignore[arg-type]  # wrong types on purpose
+    assert bot(seen, actions[:1], rng) is actions[0]
+
+
+def test_greedy_bot_refuses_a_spectator_even_with_one_action() -> None:
+    state = new_game(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="spectator"):
+        GreedyBot()(view(state, None), legal_actions(state)[:1], random.Random(0))
+
+
+@pytest.mark.parametrize("bots", [None, 5, 2.5, "ab"])
+def test_play_game_refuses_bots_that_are_not_a_sequence(bots: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="bot"):
+        play_game(bots, seed=1)  # type: ignore[arg-type]  # wrong type on purpose
+
+
+@pytest.mark.parametrize("names", [5, "ab", [1, 2], ["Ann", None], (b"Ann", b"Bo")])
+def test_play_game_refuses_names_that_are_not_a_sequence_of_str(names: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="names"):
+        play_game([first, first], seed=1, names=names)  # type: ignore[arg-type]  # wrong type on purpose

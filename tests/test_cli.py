@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from splendor import (
+    Action,
     Buy,
     GameRecord,
     GreedyBot,
+    PlayerView,
     RandomBot,
+    Take,
+    Tokens,
     format_action,
     legal_actions,
     parse_record,
@@ -23,7 +28,15 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.cli import GameOutcome, load_file, main, save_record, summarize, wilson
+from splendor.cli import (
+    FileError,
+    GameOutcome,
+    load_file,
+    main,
+    save_record,
+    summarize,
+    wilson,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -301,6 +314,11 @@ def test_show_writes_an_svg_picture(tmp_path: Path) -> None:
         (["replay", "pyproject.toml"], "cannot load pyproject.toml"),
         (["play", "--bots", "nobody"], "unknown bot 'nobody'"),
         (["play", "--seat", "3"], "--seat must be 0 to 1"),
+        (["--bots", "..x:y"], "give an absolute module name"),
+        (["simulate", "-n", "1", "--bots", "..x:y"], "give an absolute module name"),
+        (["--bots", "splendor.state:GameState"], "GameState() raised TypeError"),
+        (["--bots", "os:getcwd"], "'os:getcwd' is not a bot"),
+        (["play", "--bots", "random:random"], "'random:random' is not a bot"),
     ],
 )
 def test_bad_arguments_and_files_are_explained_without_a_traceback(
@@ -352,3 +370,166 @@ def test_the_moves_list_shows_each_buy_once_with_its_other_payments() -> None:
     buys = [a for a in legal_actions(state) if isinstance(a, Buy)]
     assert len(groups["Buy"]) == len({a.card for a in buys}) < len(buys)
     assert "b11 (or 2 other payments)" in groups["Buy"]
+
+
+def crashing(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+    """A third-party bot with a bug: it raises on its first turn."""
+    raise ZeroDivisionError("the bot's own bug")
+
+
+def cheating(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+    """A third-party bot that plays an illegal action."""
+    return Take(Tokens(gold=1, red=1, blue=1))
+
+
+def not_acting(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+    """A third-party bot that answers with something other than an action."""
+    return "+WBG"  # type: ignore[return-value]  # deliberately not an action
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("cheating", "the bot at seat 1 (cheating) played Take("),
+        ("not_acting", "the bot at seat 1 (not_acting) played '+WBG': "),
+    ],
+)
+def test_play_names_a_bot_that_plays_no_legal_action(
+    bot: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["play", "--seed", "1", "--no-color", "--bots", f"tests.test_cli:{bot}"]
+    code, _ = run(*argv, read=lines_from(["+WBG"]))
+    assert code == 2
+    assert message in one_line_error(capsys)
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.endswith("\n")
+    assert err.count("\n") == 1, err
+    assert err.startswith("splendor: ")
+    return err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bots", "greedy", "tests.test_cli:crashing"],
+        ["play", "--seed", "1", "--bots", "tests.test_cli:crashing"],
+        ["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"],
+    ],
+    ids=["demo", "play", "simulate"],
+)
+def test_a_bot_that_raises_is_reported_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run(*argv, "--no-color", read=lines_from(["+WBG"]))
+    assert code == 2
+    err = one_line_error(capsys)
+    assert "bot tests.test_cli:crashing raised ZeroDivisionError: the bot's own bug" in err
+
+
+def test_a_bot_that_raises_in_a_worker_is_reported_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The workers import the bot again: it must live in a module they can find.
+    (tmp_path / "splendor_crashing_bot_zz.py").write_text(
+        "def bot(view, actions, rng):\n    raise ZeroDivisionError('the bot is broken')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = "splendor_crashing_bot_zz:bot"
+    code, _ = run("simulate", "-n", "2", "-q", "--workers", "2", "--bots", spec, "random")
+    assert code == 2
+    err = one_line_error(capsys)
+    assert f"bot {spec} raised ZeroDivisionError: the bot is broken" in err
+
+
+def test_a_deeply_nested_json_file_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    code, _ = run("show", str(deep))
+    assert code == 2
+    assert "nested too deeply" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("error", [RecursionError(), ValueError("odd value")])
+def test_load_file_turns_a_stray_error_of_a_loader_into_a_file_error(
+    error: Exception, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import splendor.cli
+
+    def failing(text: str) -> GameRecord:
+        raise error
+
+    monkeypatch.setattr(splendor.cli, "parse_record", failing)
+    path = tmp_path / "game.txt"
+    path.write_text("players: 2\nseed: 1\n", encoding="utf-8")
+    with pytest.raises(FileError, match="cannot load"):
+        load_file(str(path))
+
+
+@pytest.mark.parametrize(
+    "error", [ValueError("int() of a strange digit"), FileError("a library error")]
+)
+def test_the_prompt_asks_again_after_any_error_of_the_notation(
+    error: Exception, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import splendor.cli
+
+    def failing(text: str, table: object) -> Action:
+        raise error
+
+    monkeypatch.setattr(splendor.cli, "parse_action", failing)
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(["r\u00b21", "quit"]))
+    assert code == 0
+    assert f"Not understood: {error}" in text
+    assert "Game stopped after 0 turns" in text
+
+
+def test_replay_reads_only_ascii_turn_numbers_of_any_length(tmp_path: Path) -> None:
+    record, path = saved_game(tmp_path, ".txt")
+    answers = ["\u00b2", "\u0663", "0003", "9" * 5000, "q"]
+    code, text = run("replay", str(path), "--step", "--no-color", read=lines_from(answers))
+    assert code == 0
+    # The superscript and the Arabic-Indic digit are not numbers: each moves on one turn.
+    before, after = text.split("At turn 3.")
+    assert "   3. " in before
+    assert "   4. " not in before
+    # A number past the end goes to the end of the record.
+    assert f"{len(record.actions):4}. " in after
+    assert "Ann wins." in after
+
+
+def test_an_unexpected_error_is_one_line_with_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import splendor.cli
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("first line\nsecond line")
+
+    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    code, _ = run("show", "anything.json")
+    assert code == 1
+    assert one_line_error(capsys) == (
+        "splendor: unexpected error: RuntimeError: first line second line\n"
+    )
+
+
+def test_a_long_error_message_is_cut_short(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import splendor.cli
+
+    def broken(*args: object) -> int:
+        raise FileError("x" * 50_000)
+
+    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    code, _ = run("show", "anything.json")
+    assert code == 2
+    err = one_line_error(capsys)
+    assert err.endswith("...\n")
+    assert len(err) < 1100

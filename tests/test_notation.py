@@ -9,10 +9,12 @@ import pytest
 
 from splendor import (
     Buy,
+    Card,
     GameRecord,
     GameState,
     IllegalActionError,
     InvalidArgumentError,
+    Noble,
     NotationError,
     Pass,
     Reserve,
@@ -358,3 +360,98 @@ def test_unlisted_but_legal_forms_are_accepted() -> None:
     assert action not in legal_actions(state)
     assert parse_action("+WBG-W", state) in legal_actions(state)
     assert format_action(action, state) == "+BGR-R"
+
+
+def _with_reserved(count: int) -> GameState:
+    """The first player to move holds ``count`` tier 1 cards reserved from the deck."""
+    state = deal(2, seed=1, rules=Rules(reserve_limit=count))
+    held = state.decks[0][:count]
+    return with_player(state, reserved=held, tokens=toks("5Y"))
+
+
+def test_a_reserve_index_of_two_digits_round_trips() -> None:
+    state = _with_reserved(12)
+    tenth = state.player.reserved[9]
+    assert format_action(Buy(tenth), state) == "br10"
+    assert parse_action("br10", state) == Buy(tenth, toks(f"{tenth.cost.total}Y"))
+    last = state.player.reserved[11]
+    assert parse_action("BR 12", state) == Buy(last, toks(f"{last.cost.total}Y"))
+    with pytest.raises(IllegalActionError, match="holds 12 reserved"):
+        parse_action("br13", state)
+    with pytest.raises(NotationError):
+        parse_action("br91", state)
+    with pytest.raises(NotationError):
+        parse_action("br0", state)
+
+
+def test_a_reserve_index_of_two_digits_round_trips_for_every_listed_buy() -> None:
+    state = _with_reserved(12)
+    buys = [a for a in legal_actions(state) if type(a) is Buy]
+    held = state.player.reserved
+    assert any(a.card in held and held.index(a.card) >= 9 for a in buys)
+    texts = [format_action(a, state) for a in buys]
+    assert len(set(texts)) == len(texts)
+    assert [parse_action(t, state) for t in texts] == buys
+
+
+@pytest.mark.parametrize(
+    "text", ["r\u00b21", "+\u00b2r", "b#\u00b9", "b\u2460\u2460", "br\u00b9", "pn\u00b9"]
+)
+def test_digits_int_cannot_read_are_not_digits(text: str) -> None:
+    with pytest.raises(NotationError):
+        parse_action(text, _start())
+
+
+def test_digits_of_other_scripts_still_read() -> None:
+    state = _start()
+    # Arabic-Indic "2" then ascii letters: two red.
+    assert parse_action("+\u0662r", state) == Take(toks("2R"))
+    assert parse_action("r\u0661\u0661", state) == Reserve(card(24))
+
+
+def test_format_action_refuses_a_copy_of_a_card_or_noble() -> None:
+    state = _start()
+    real = card(24)
+    copy = Card(real.id, real.tier, real.bonus, real.points, real.cost)
+    with pytest.raises(InvalidArgumentError, match="game's cards"):
+        format_action(Reserve(copy), state)
+    with pytest.raises(InvalidArgumentError, match="game's cards"):
+        format_action(Buy(copy), state)
+    real_noble = noble(2)
+    noble_copy = Noble(real_noble.id, real_noble.points, real_noble.requirement)
+    with pytest.raises(InvalidArgumentError, match="game's nobles"):
+        format_action(Pass(noble_copy), state)
+
+
+@pytest.mark.parametrize("gems", [None, "x", {"red": 2}, 5])
+def test_format_action_refuses_gems_that_are_not_tokens(gems: object) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"Take\.gems"):
+        format_action(Take(gems), _start())  # type: ignore[arg-type]  # checking it is refused
+
+
+def test_a_comment_may_hold_a_colon_and_a_name_a_semicolon() -> None:
+    header = 'players: 2\nseed: 1\nnames: ["A; B", "C:D"]\n'
+    text = header + "; opening: the usual\n\n+RR ; note: two red\n"
+    record = parse_record(text)
+    assert record.names == ("A; B", "C:D")
+    assert record.actions == (Take(toks("2R")),)
+    assert parse_record(format_record(record)) == record
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("token_limit=5,7", "token_limit is one number"),
+        ("reserve_limit=2,", "must be numbers"),
+        ("token_limit=5 token_limit=6", "sets token_limit twice"),
+    ],
+)
+def test_a_rule_setting_with_extra_numbers_is_refused(rules: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        parse_record(f"players: 2\nseed: 1\nrules: {rules}\n")
+
+
+@pytest.mark.parametrize("names", ["[" * 100_000, "[1" + "0" * 5000 + "]"])
+def test_a_names_header_json_cannot_read_is_a_notation_error(names: str) -> None:
+    with pytest.raises(NotationError, match="names"):
+        parse_record(f"players: 2\nseed: 1\nnames: {names}\n")

@@ -16,10 +16,13 @@ from splendor import (
     NOBLES_BY_ID,
     Action,
     Buy,
+    Card,
     GameRecord,
     GameState,
     Gem,
+    Noble,
     Pass,
+    PlayerState,
     Reserve,
     ReserveFromDeck,
     Rules,
@@ -510,3 +513,94 @@ def test_the_schema_is_package_data() -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert json_schema() == schema
     assert json_schema() is not schema
+
+
+# Bad arguments and impossible single players.
+
+
+@pytest.mark.parametrize("cls", [None, [], "GameState", 3, Tokens()], ids=repr)
+def test_from_json_refuses_what_is_not_a_class(cls: object) -> None:
+    with pytest.raises(splendor.InvalidArgumentError, match="class"):
+        from_json("[1, 2]", cls)  # type: ignore[call-overload]  # the wrong type on purpose
+
+
+def test_from_json_still_loads_a_generic_tuple() -> None:
+    assert from_json("[1, 2]", tuple[int, ...]) == (1, 2)
+
+
+def _card_copy() -> Card:
+    real = CARDS_BY_ID[1]
+    return Card(real.id, real.tier, real.bonus, real.points, real.cost)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Take("x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        Take(None),  # type: ignore[arg-type]  # the wrong type on purpose
+        Take(Tokens(red=2), "x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        Buy(None),  # type: ignore[arg-type]  # the wrong type on purpose
+        Buy(CARDS_BY_ID[1], "x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        Buy(_card_copy()),
+        Reserve(5),  # type: ignore[arg-type]  # the wrong type on purpose
+        ReserveFromDeck("x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        Pass("n1"),  # type: ignore[arg-type]  # the wrong type on purpose
+        Pass(Noble(1, 3, NOBLES_BY_ID[1].requirement)),
+    ],
+    ids=repr,
+)
+def test_to_json_refuses_an_action_with_a_field_of_the_wrong_type(action: Action) -> None:
+    with pytest.raises(splendor.InvalidArgumentError, match="cannot write"):
+        to_json(action)
+
+
+def test_to_json_refuses_a_value_nested_too_deep() -> None:
+    nested: list[object] = []
+    for _ in range(100_000):
+        nested = [nested]
+    with pytest.raises(splendor.InvalidArgumentError):
+        to_json(nested)
+
+
+def _player_document(**changes: object) -> str:
+    """A player's JSON: a bought white card (#1, no points), then ``changes``."""
+    data: dict[str, object] = {
+        "tokens": {"red": 1},
+        "cards": [1],
+        "reserved": [40, 2],
+        "reserved_blind": [False, True],
+        "nobles": [],
+        "points": 0,
+        "bonuses": {"white": 1},
+    }
+    data.update(changes)
+    return json.dumps(data)
+
+
+def test_a_consistent_player_loads_alone() -> None:
+    player = from_json(_player_document(), PlayerState)
+    assert player.cards == (CARDS_BY_ID[1],)
+    assert player.reserved_blind == (False, True)
+    assert from_json(to_json(player), PlayerState) == player
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"reserved_blind": []}, "0 reserved_blind flag"),
+        ({"points": -5}, "points are -5"),
+        ({"points": 3}, "points are 3"),
+        ({"bonuses": {"white": 1, "gold": 3}}, "bonuses"),
+        ({"bonuses": {}}, "bonuses"),
+        ({"reserved": [1, 2]}, "card is held twice"),
+        ({"nobles": [1]}, "points are 0"),
+        ({"nobles": [1], "points": 3}, "do not meet"),
+    ],
+    ids=repr,
+)
+def test_an_impossible_player_is_refused(changes: dict[str, object], message: str) -> None:
+    errors = _errors(_player_document(**changes), PlayerState)
+    assert len(errors) == 1
+    assert errors[0].startswith("impossible player: ")
+    assert message in errors[0]
+    assert errors[0].endswith(" @ $")

@@ -146,6 +146,17 @@ def test_names_are_escaped() -> None:
     assert "<Ann & Bo>" in texts(root)
 
 
+def test_characters_xml_forbids_are_replaced_and_the_rest_kept() -> None:
+    names = ["\x00Ann\x1b", "Bo\x08\ud800\uffff\tCy \u00e9\U0001f48e"]
+    root = parse(render_svg(new_game(2, seed=1), names=names))
+    shown = texts(root)
+    assert "\ufffdAnn\ufffd" in shown
+    assert "Bo\ufffd\ufffd\ufffd\tCy \u00e9\U0001f48e" in shown
+    title = root.find(f"{SVG}title")
+    assert title is not None
+    assert title.text == "Splendor: Turn 1 (round 1): \ufffdAnn\ufffd to move"
+
+
 def test_the_picture_displays_itself_in_notebooks() -> None:
     picture = render_svg(new_game(2, seed=1))
     assert isinstance(picture, SvgImage)
@@ -158,6 +169,11 @@ def test_the_picture_displays_itself_in_notebooks() -> None:
         ({"seat": 2}, "seat must be"),
         ({"names": ["one"]}, "expected 2 names"),
         ({"names": "ab"}, "expected 2 names"),
+        ({"names": 5}, "sequence of str, got int"),
+        ({"names": iter(["Ann", "Bo"])}, "sequence of str"),
+        ({"names": {"Ann", "Bo"}}, "sequence of str"),
+        ({"names": ["Ann", 7]}, "a name must be a str"),
+        ({"names": [None, "Bo"]}, "a name must be a str"),
     ],
 )
 def test_bad_arguments_are_explained(kwargs: dict[str, object], message: str) -> None:

@@ -278,3 +278,73 @@ def test_public_player_of_a_state_hides_blind_reserves() -> None:
     assert public.blind_reserves == (3,)
     assert public.cards == state.players[1].cards
     assert public.points == state.players[1].points
+
+
+@pytest.mark.parametrize("tier", [0, -1, 4, 9, True, "1", 1.0, None])
+def test_a_view_refuses_a_tier_that_is_not_one(tier: object) -> None:
+    seen = view(new_game(2, seed=1), 0)
+    with pytest.raises(InvalidArgumentError, match="tier"):
+        seen.face_up(tier)  # type: ignore[arg-type]  # checking it is refused
+    with pytest.raises(InvalidArgumentError, match="tier"):
+        seen.deck_size(tier)  # type: ignore[arg-type]  # checking it is refused
+    if tier is not None:
+        with pytest.raises(InvalidArgumentError, match="tier"):
+            seen.unseen(tier)  # type: ignore[arg-type]  # checking it is refused
+
+
+def test_a_view_answers_for_each_tier() -> None:
+    state = new_game(2, seed=1)
+    seen = view(state, 0)
+    for tier in (1, 2, 3):
+        assert seen.face_up(tier) == state.board[tier - 1]
+        assert seen.deck_size(tier) == len(state.decks[tier - 1])
+
+
+@pytest.mark.parametrize(
+    "player",
+    [None, "player", PlayerState(reserved=(CARDS[0],)), PlayerState(reserved_blind=(True,))],
+    ids=["None", "str", "a card without its flag", "a flag without its card"],
+)
+def test_public_player_of_refuses_what_is_not_a_player(player: object) -> None:
+    with pytest.raises(InvalidArgumentError):
+        PublicPlayer.of(player)  # type: ignore[arg-type]  # checking it is refused
+
+
+def _evolve(seen: PlayerView, **changes: object) -> PlayerView:
+    """:func:`attrs.evolve` taking fields of any type, to build broken views on purpose."""
+    return attrs.evolve(seen, **changes)  # type: ignore[arg-type]  # wrong field types on purpose
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"bank": None},
+        {"bank": Tokens(red=9)},
+        {"players": None},
+        {"players": ()},
+        {"deck_sizes": (1, "x", 3)},
+        {"nobles": None},
+        {"turn": "3"},
+        {"current_player": 1},
+        {"winners": (0,)},
+        {"rules": None},
+    ],
+    ids=repr,
+)
+def test_determinize_refuses_a_hand_made_view_no_game_shows(change: dict[str, object]) -> None:
+    broken = _evolve(view(_with_reserves(), 1), **change)
+    with pytest.raises(InvalidArgumentError, match="impossible view"):
+        determinize(broken, 1)
+
+
+def test_determinize_checks_each_view_and_still_deals_at_random() -> None:
+    seen = view(_with_reserves(), 1)
+    guesses = {determinize(seen, seed) for seed in range(5)}
+    assert len(guesses) > 1
+    for guess in guesses:
+        check_state(guess)
+        assert view(guess, 1) == seen
+    broken = _evolve(seen, bank=None)
+    for _ in range(2):  # a view that failed is checked again, not remembered
+        with pytest.raises(InvalidArgumentError, match="impossible view"):
+            determinize(broken, 1)

@@ -25,6 +25,7 @@ from splendor.errors import (
     InvalidArgumentError,
     InvalidStateError,
     SplendorError,
+    UnknownColourError,
 )
 from splendor.gems import GEMS, Gem, Tokens
 from splendor.legal import legal_actions
@@ -76,6 +77,7 @@ __all__ = [
     "SplendorError",
     "Take",
     "Tokens",
+    "UnknownColourError",
     "apply",
     "check_state",
     "determinize",

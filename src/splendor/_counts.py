@@ -50,9 +50,16 @@ def capped(t: Counts, cap: int) -> Counts:
 
 
 def describe(counts: Sequence[int]) -> str:
-    """Counts as text, as :class:`Tokens` prints them (``2R 1Y``)."""
+    """Counts as text for messages: ``2R 1Y`` as :class:`Tokens` prints them, or ``nothing``."""
+    if not any(counts):
+        return "nothing"
     padded = [*counts, 0, 0, 0, 0, 0, 0]
     return str(Tokens._of(as_counts(padded)))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 token``, ``2 tokens``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 @functools.lru_cache(maxsize=1 << 13)

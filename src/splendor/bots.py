@@ -20,10 +20,11 @@ True
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, Protocol, TypeVar
+from typing import Final, Protocol, TypeVar, cast
 
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import Card, Noble
@@ -100,7 +101,14 @@ class RandomBot:
     def __call__(
         self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
     ) -> Action:
-        """Choose one of ``actions`` at random with ``rng``."""
+        """Choose one of ``actions`` at random with ``rng``.
+
+        Raises:
+            InvalidArgumentError: when ``view`` is not a view, ``actions`` is
+                not a non-empty sequence of actions or ``rng`` is not a
+                :class:`random.Random`.
+        """
+        _check_turn(view, actions, rng)
         return actions[rng.randrange(len(actions))]
 
     def __repr__(self) -> str:
@@ -149,13 +157,17 @@ class GreedyBot:
         """Choose an action by the heuristic above.
 
         Raises:
-            InvalidArgumentError: for a spectator's view (it has no holdings).
+            InvalidArgumentError: for a spectator's view (it has no holdings),
+                something that is not a view, ``actions`` that are not a
+                non-empty sequence of actions, or an ``rng`` that is not a
+                :class:`random.Random`.
         """
-        if len(actions) == 1:
-            return actions[0]
+        _check_turn(view, actions, rng)
         me = view.own
         if me is None:
             raise InvalidArgumentError("GreedyBot needs a seat's view, not a spectator's")
+        if len(actions) == 1:
+            return actions[0]
         bonus = me.bonuses.counts
         pull = _noble_pull(view.nobles, bonus)
         cards = [card for row in view.board for card in row if card is not None]
@@ -204,6 +216,23 @@ class GreedyBot:
 
     def __repr__(self) -> str:
         return "GreedyBot()"
+
+
+def _check_turn(view: object, actions: object, rng: object) -> None:
+    """Refuse arguments a built-in bot cannot choose from."""
+    if not isinstance(view, PlayerView):
+        raise InvalidArgumentError(f"a bot needs a PlayerView, got {type(view).__name__}")
+    if not isinstance(actions, Sequence) or isinstance(actions, str):
+        raise InvalidArgumentError(
+            f"a bot needs a sequence of actions, got {type(actions).__name__}"
+        )
+    if not actions:
+        raise InvalidArgumentError("a bot needs at least one legal action to choose from")
+    for action in actions:
+        if type(action) not in _ACTION_TYPES:
+            raise InvalidArgumentError(f"a bot can only choose among actions, got {action!r}")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
 
 
 _COLOUR: Final = {gem: i for i, gem in enumerate(("white", "blue", "green", "red", "black"))}
@@ -287,8 +316,11 @@ def load_bot(spec: str) -> Bot:
         The bot.
 
     Raises:
-        InvalidArgumentError: for an unknown name, a module that cannot be
-            imported or an attribute that is not callable.
+        InvalidArgumentError: for a ``spec`` that is not a str, an unknown
+            name, a module that cannot be imported (or fails while being
+            imported), an attribute that is not callable, a class that cannot
+            be made with no arguments, or a callable that cannot be called
+            with the three arguments of a bot.
 
     >>> load_bot("greedy")
     GreedyBot()
@@ -297,6 +329,8 @@ def load_bot(spec: str) -> Bot:
     ...
     splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, random or module:name
     """
+    if not isinstance(spec, str):
+        raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
     if spec in BOTS:
         return BOTS[spec]()
     module_name, colon, attribute = spec.partition(":")
@@ -304,20 +338,57 @@ def load_bot(spec: str) -> Bot:
         raise InvalidArgumentError(
             f"unknown bot {spec!r}: use {', '.join(sorted(BOTS))} or module:name"
         )
+    if module_name.startswith("."):
+        raise InvalidArgumentError(
+            f"cannot import {module_name!r} for bot {spec!r}: give an absolute module name"
+        )
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
+    except Exception as error:  # the module's own code may raise anything while importing
         raise InvalidArgumentError(
-            f"cannot import {module_name!r} for bot {spec!r}: {error}"
+            f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
         ) from error
     found = getattr(module, attribute, None)
     if found is None or not callable(found):
         raise InvalidArgumentError(f"{spec!r} is not a callable bot")
+    made: Callable[..., object]
     if isinstance(found, type):
-        made: Bot = found()
-        return made
-    function: Bot = found
-    return function
+        try:
+            instance: object = found()
+        except Exception as error:  # a third-party class's constructor may raise anything
+            raise InvalidArgumentError(
+                f"cannot make bot {spec!r}: {found.__name__}() raised "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        if not callable(instance):
+            raise InvalidArgumentError(
+                f"{spec!r} is not a bot: a {found.__name__} instance is not callable"
+            )
+        made = instance
+    else:
+        made = found
+    if not _takes_three_arguments(made):
+        raise InvalidArgumentError(
+            f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
+        )
+    return cast(Bot, made)
+
+
+def _takes_three_arguments(function: Callable[..., object]) -> bool:
+    """Whether ``function`` can be called with three positional arguments.
+
+    A callable whose signature Python cannot tell (some built-ins) gets the
+    benefit of the doubt.
+    """
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return True
+    try:
+        signature.bind(None, None, None)
+    except TypeError:
+        return False
+    return True
 
 
 def bot_name(bot: object) -> str:
@@ -364,9 +435,10 @@ def play_game(
         when the game stopped at ``max_turns``.
 
     Raises:
-        InvalidArgumentError: for a wrong number of bots, names, a bad seed,
-            rules or ``max_turns``, or a bot that returns something other than
-            an action.
+        InvalidArgumentError: for ``bots`` or ``names`` that are not
+            sequences, a wrong number of bots or names, a name that is not a
+            str, a bad seed, rules or ``max_turns``, or a bot that returns
+            something other than an action.
         IllegalActionError: when a bot plays an illegal action (the message
             names the turn, the seat and the reason).
 
@@ -374,6 +446,10 @@ def play_game(
     >>> record.names, record.result is not None
     (('Ann', 'Bo'), True)
     """
+    if isinstance(bots, str) or not isinstance(bots, Iterable):
+        raise InvalidArgumentError(
+            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
+        )
     bots = tuple(bots)
     if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
         raise InvalidArgumentError(
@@ -386,9 +462,12 @@ def play_game(
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
     if names is None:
         names = [bot_name(bot) for bot in bots]
-    elif isinstance(names, str):
+    elif isinstance(names, str) or not isinstance(names, Iterable):
         raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
-    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=tuple(names))
+    names = tuple(names)
+    if not all(isinstance(name, str) for name in names):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
     for _ in range(max_turns):
         state = record.final_state()

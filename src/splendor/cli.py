@@ -70,6 +70,11 @@ _GEM_STYLE: Final[dict[Gem, str]] = {
 }
 _EXIT_INTERRUPTED: Final = 130
 _EXIT_USAGE: Final = 2
+_EXIT_FAILED: Final = 1
+# The longest error message written (a message can quote a long value from a file).
+_MAX_MESSAGE: Final = 1000
+# A turn number typed while stepping through a replay: longer ones are past any record.
+_MAX_TURN_DIGITS: Final = 9
 
 
 class Output:
@@ -263,6 +268,8 @@ def load_file(path: str) -> GameRecord | GameState:
         if text.lstrip().startswith("{"):
             try:
                 data = json.loads(text)
+            except RecursionError as error:
+                raise FileError(f"{path} is not valid JSON: nested too deeply") from error
             except ValueError as error:
                 raise FileError(f"{path} is not valid JSON: {error}") from error
             if isinstance(data, dict) and "actions" in data:
@@ -272,6 +279,11 @@ def load_file(path: str) -> GameRecord | GameState:
     except FileError:
         raise
     except SplendorError as error:
+        raise FileError(f"cannot load {path}: {error}") from error
+    except RecursionError as error:
+        raise FileError(f"cannot load {path}: nested too deeply") from error
+    except ValueError as error:
+        # The loaders raise library errors only; this keeps a slip a one-line message.
         raise FileError(f"cannot load {path}: {error}") from error
 
 
@@ -372,11 +384,36 @@ def _bots_for(specs: Sequence[str], players: int) -> list[Bot]:
         specs = list(specs) * players
     if len(specs) != players:
         raise _UsageError(f"give one bot, or one bot per seat ({players}), got {len(specs)}")
-    return [load_bot(spec) for spec in specs]
+    return [_GuardedBot(spec) for spec in specs]
 
 
 class _UsageError(SplendorError):
     """A command-line argument that does not make sense with the others."""
+
+
+class BotError(SplendorError):
+    """A bot given on the command line raised an exception while choosing its action."""
+
+
+class _GuardedBot:
+    """A bot loaded from its command-line name, whose exceptions become a :class:`BotError`.
+
+    A third-party bot may raise anything; the command line reports it in one
+    line naming the bot instead of ending in a traceback.
+    """
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.bot = load_bot(spec)
+        self.name = bot_name(self.bot)
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        try:
+            return self.bot(view, actions, rng)
+        except Exception as error:  # the bot is the user's code: report whatever it raises
+            raise BotError(f"bot {self.spec} raised {type(error).__name__}: {error}") from error
 
 
 # splendor play ----------------------------------------------------------------
@@ -479,6 +516,10 @@ def _ask(
         except IllegalActionError as error:
             out.line(("Not allowed: ", "bold red"), str(error))
             continue
+        except (SplendorError, ValueError) as error:
+            # parse_action raises the two errors above; anything else is still not understood.
+            out.line(("Not understood: ", "bold red"), str(error), ("  (type help)", "dim"))
+            continue
         return action
 
 
@@ -539,8 +580,15 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 action = _ask(seen, actions, out, read, save)
             else:
                 action = bot(seen, actions, rngs[seat])
-            text = format_action(action, state)
-            record = record.append(action)
+            try:
+                text = format_action(action, state)
+                record = record.append(action)
+            except SplendorError as error:
+                if bot is None:
+                    raise
+                raise BotError(
+                    f"the bot at seat {seat} ({bot_name(bot)}) played {action!r}: {error}"
+                ) from error
             if bot is not None:
                 out.line((f"{names[seat]}", "bold"), f" plays {text}: {action}")
             if save_path is not None:
@@ -608,7 +656,7 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcom
     """Play game ``index`` of a simulation (the unit of work of each worker)."""
     specs, seed, index, rotate, max_turns = job
     entries = seating(index, len(specs), rotate)
-    bots = [load_bot(specs[e]) for e in entries]
+    bots: list[Bot] = [_GuardedBot(specs[e]) for e in entries]
     this_seed = game_seed(seed, index)
     record = play_game(bots, seed=this_seed, max_turns=max_turns)
     final = record.final_state()
@@ -813,6 +861,12 @@ def run_simulate(args: argparse.Namespace, out: Output) -> int:
         if pool is not None:
             pool.terminate()
             pool.join()
+    except Exception:
+        # A bot that raised in a worker: stop the other workers before reporting it.
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        raise
     elapsed = time.perf_counter() - started
     if not outcomes:
         out.line("Interrupted before any game finished.")
@@ -903,8 +957,14 @@ def run_replay(args: argparse.Namespace, out: Output, read: Callable[[str], str]
                 if answer == "b":
                     show_table(states[index], out, names=names)
                     continue
-                if answer.isdigit():
-                    wanted = min(int(answer), len(record.actions))
+                if answer.isascii() and answer.isdigit():
+                    digits = answer.lstrip("0")
+                    # A number longer than any record is past the end: go to the end.
+                    wanted = (
+                        len(record.actions)
+                        if len(digits) > _MAX_TURN_DIGITS
+                        else min(int(digits or "0"), len(record.actions))
+                    )
                     if wanted > index:
                         for i in range(index, wanted - 1):
                             _turn_line(
@@ -1111,8 +1171,10 @@ def main(
         read: how to read a line of input, given a prompt; :func:`input` by default.
 
     Returns:
-        The exit status: 0 on success, 1 for an unfinished game, 2 for a bad
-        argument or file, 130 when interrupted.
+        The exit status: 0 on success, 1 for an unfinished game or an
+        unexpected error, 2 for a bad argument or file or a bot that raised
+        an exception, 130 when interrupted. Every failure is reported in one
+        line on standard error, never as a traceback.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -1128,11 +1190,8 @@ def main(
         if args.command == "show":
             return run_show(args, out)
         return run_demo(args, out)
-    except (_UsageError, FileError) as error:
-        print(f"splendor: {error}", file=sys.stderr)
-        return _EXIT_USAGE
     except SplendorError as error:
-        print(f"splendor: {error}", file=sys.stderr)
+        _report(str(error))
         return _EXIT_USAGE
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
@@ -1142,3 +1201,14 @@ def main(
         with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115
         return 0
+    except Exception as error:  # the last guard: a one-line message, never a traceback
+        _report(f"unexpected error: {type(error).__name__}: {error}")
+        return _EXIT_FAILED
+
+
+def _report(message: str) -> None:
+    """Write an error to standard error as one line of bounded length."""
+    line = " ".join(message.split())
+    if len(line) > _MAX_MESSAGE:
+        line = line[: _MAX_MESSAGE - 3] + "..."
+    print(f"splendor: {line}", file=sys.stderr)

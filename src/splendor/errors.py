@@ -13,6 +13,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidStateError",
     "SplendorError",
+    "UnknownColourError",
 ]
 
 
@@ -26,6 +27,18 @@ class InvalidArgumentError(SplendorError, ValueError):
     For example ``new_game(5)`` (Splendor seats 2 to 4 players) or a negative
     token count.
     """
+
+
+class UnknownColourError(InvalidArgumentError, KeyError):
+    """A key of :class:`~splendor.Tokens` that is not a colour, like ``"purple"``.
+
+    It is also a :class:`KeyError`, as a mapping's missing key must be, so
+    ``tokens.get("purple")`` answers ``None``.
+    """
+
+    def __str__(self) -> str:
+        # KeyError would print the message with quotes around it.
+        return str(self.args[0]) if self.args else ""
 
 
 class IllegalActionError(SplendorError, ValueError):

@@ -8,7 +8,7 @@ from typing import Final
 
 import attrs
 
-from splendor.errors import InvalidArgumentError
+from splendor.errors import InvalidArgumentError, UnknownColourError
 
 __all__ = ["GEMS", "Gem", "Tokens"]
 
@@ -142,7 +142,7 @@ class Tokens(Mapping[Gem, int]):
         """The count of ``gem`` (a :class:`Gem` or its name, like ``"red"``)."""
         index = _INDEX.get(gem) if isinstance(gem, str) else None
         if index is None:
-            raise KeyError(f"not a colour: {gem!r}")
+            raise UnknownColourError(f"not a colour: {gem!r}")
         return self._counts[index]
 
     def __iter__(self) -> Iterator[Gem]:

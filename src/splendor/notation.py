@@ -54,7 +54,7 @@ from typing import Final
 import attrs
 
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble
+from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, is_game_card, is_game_noble
 from splendor.errors import IllegalActionError, InvalidArgumentError, SplendorError
 from splendor.gems import GEMS, Tokens
 from splendor.legal import legal_actions
@@ -103,6 +103,8 @@ _EXPECTED_ACTION: Final = (
     "b<tier><slot> or br<n> (buy), or p (pass)"
 )
 _NOBLE_SUFFIX: Final = "n<id> (a noble)"
+# No player can hold more reserved cards than there are cards.
+_MOST_RESERVED: Final = len(CARDS_BY_ID)
 
 
 def _letters(tokens: Tokens) -> str:
@@ -167,7 +169,10 @@ def format_action(action: Action, state: GameState | PlayerView) -> str:
     full, player = _actor(state)
     kind = type(action)
     if kind is Take:
-        text = "+" + _letters(action.gems) + _returns(action.returned)  # type: ignore[union-attr]  # a Take
+        gems = action.gems  # type: ignore[union-attr]  # a Take
+        if type(gems) is not Tokens:
+            raise InvalidArgumentError(f"Take.gems must be Tokens, got {gems!r}")
+        text = "+" + _letters(gems) + _returns(action.returned)  # type: ignore[union-attr]  # a Take
     elif kind is Reserve:
         text = "r" + _place(action.card, full, None) + _returns(action.returned)  # type: ignore[union-attr]  # a Reserve
     elif kind is ReserveFromDeck:
@@ -177,7 +182,7 @@ def format_action(action: Action, state: GameState | PlayerView) -> str:
         text = f"r{tier}d" + _returns(action.returned)  # type: ignore[union-attr]  # a ReserveFromDeck
     elif kind is Buy:
         card: Card = action.card  # type: ignore[union-attr]  # a Buy
-        text = "b" + _place(card, full, player)
+        text = "b" + _place(card, full, player)  # checks it is one of the game's cards
         payment = action.payment  # type: ignore[union-attr]  # a Buy
         if payment is not None:
             if type(payment) is not Tokens:
@@ -191,8 +196,8 @@ def format_action(action: Action, state: GameState | PlayerView) -> str:
     noble = action.noble
     if noble is None:
         return text
-    if type(noble) is not Noble:
-        raise InvalidArgumentError(f"expected a Noble or None, got {noble!r}")
+    if not is_game_noble(noble):
+        raise InvalidArgumentError(f"expected one of the game's nobles or None, got {noble!r}")
     return f"{text}n{noble.id}"
 
 
@@ -204,9 +209,9 @@ def _returns(returned: object) -> str:
 
 def _place(card: object, state: GameState, player: PlayerState | None) -> str:
     """``<tier><slot>`` of a face-up card, else ``r<index>`` in ``player``'s reserve."""
-    if type(card) is not Card:
-        raise InvalidArgumentError(f"expected a Card, got {card!r}")
-    row = state.board[card.tier - 1]
+    if not is_game_card(card):
+        raise InvalidArgumentError(f"expected one of the game's cards, got {card!r}")
+    row = state.board[card.tier - 1]  # a game card's tier is 1, 2 or 3
     if card in row:
         return f"{card.tier}{row.index(card) + 1}"
     if player is not None and card in player.reserved:
@@ -254,7 +259,7 @@ class _Reader:
 
     def number(self, expected: str, low: int, high: int, digits: int) -> int:
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos].isdecimal():
             self.pos += 1
             if self.pos - start == digits:
                 break
@@ -271,7 +276,7 @@ class _Reader:
         while self.pos < len(self.text):
             start = self.pos
             repeat = 1
-            if self.text[self.pos].isdigit():
+            if self.text[self.pos].isdecimal():
                 repeat = int(self.text[self.pos])
                 self.pos += 1
             index = _TOKEN_INDEX.get(self.peek())
@@ -312,7 +317,12 @@ class _Reader:
             )
         elif verb == "b":
             if self.accept("r"):
-                index = self.number("the index 1-9 of a reserved card after 'br'", 1, 9, 1)
+                index = self.number(
+                    f"the index 1-{_MOST_RESERVED} of a reserved card after 'br'",
+                    1,
+                    _MOST_RESERVED,
+                    len(str(_MOST_RESERVED)),
+                )
                 parsed = attrs.evolve(parsed, index=index)
             else:
                 tier, slot, card_id = self.card(slot_or_deck=False)
@@ -372,7 +382,7 @@ def parse_action(text: str, state: GameState | PlayerView) -> Action:
     ...     except (NotationError, IllegalActionError) as error:
     ...         print(type(error).__name__, error)
     NotationError cannot read 'r5': expected a tier 1-3, or '#' and a card id, got '5'
-    IllegalActionError cannot afford card #24: the price is 4K and the player holds -
+    IllegalActionError cannot afford card #24: the price is 4K and the player holds nothing
     """
     if type(text) is not str:
         raise InvalidArgumentError(f"expected the text of an action, got {text!r}")
@@ -492,9 +502,12 @@ def parse_record(text: str) -> GameRecord:
     """Read a game record written by :func:`format_record`.
 
     Blank lines are skipped, and on an action line ``;`` starts a comment
-    running to the end of the line. The header lines come first; ``players`` and ``seed`` are
-    required, ``rules`` defaults to the published rules. Each action line is
-    read with :func:`parse_action` in the state reached so far.
+    running to the end of the line. A header line has a ``:`` before any
+    ``;`` (so a comment may hold a ``:``). The header lines come first;
+    ``players`` and ``seed`` are required, ``rules`` defaults to the published
+    rules, and a setting of ``rules`` other than the ``..._by_players`` ones is
+    one number. Each action line is read with :func:`parse_action` in the state
+    reached so far.
 
     Args:
         text: the record's text.
@@ -520,8 +533,11 @@ def parse_record(text: str) -> GameRecord:
     moves: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        key, colon, value = line.partition(":")
-        if colon and not line.startswith(";"):
+        # A ':' before any ';' makes a header line; after a ';' it is part of a comment.
+        # The whole line is the header's value: a name in the JSON list may hold a ';'.
+        move = line.split(";", 1)[0]
+        if ":" in move:
+            key, _, value = line.partition(":")
             if moves:
                 raise NotationError(f"line {number}: a header line after the first action")
             key = key.strip().lower()
@@ -534,9 +550,9 @@ def parse_record(text: str) -> GameRecord:
                 raise NotationError(f"line {number}: the header {key!r} is given twice")
             header[key] = value.strip()
             continue
-        line = line.split(";", 1)[0].strip()
-        if line:
-            moves.append((number, line))
+        move = move.strip()
+        if move:
+            moves.append((number, move))
     for required in ("players", "seed"):
         if required not in header:
             raise NotationError(f"the record has no {required!r} header line")
@@ -588,11 +604,18 @@ def _parse_rules(value: str) -> Rules:
                 f"the 'rules' header is 'standard' or name=value settings of "
                 f"{', '.join(_RULE_FIELDS)}; cannot read {part!r}"
             )
+        if name in settings:
+            raise NotationError(f"the 'rules' header sets {name} twice")
         try:
             numbers = tuple(int(n) for n in number.split(","))
         except ValueError:
             raise NotationError(f"the rule {name} must be numbers, got {number!r}") from None
-        settings[name] = numbers if name.endswith("_by_players") else numbers[0]
+        if name.endswith("_by_players"):
+            settings[name] = numbers
+        elif len(numbers) == 1:
+            settings[name] = numbers[0]
+        else:
+            raise NotationError(f"the rule {name} is one number, got {number!r}")
     try:
         return Rules(**settings)  # type: ignore[arg-type]  # each value checked by Rules
     except SplendorError as error:
@@ -602,7 +625,7 @@ def _parse_rules(value: str) -> Rules:
 def _parse_names(value: str) -> tuple[str, ...]:
     try:
         names = json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a number too long, or nested too deep
         names = None
     if type(names) is not list or not all(type(name) is str for name in names):
         raise NotationError(f"the 'names' header must be a JSON list of strings, got {value!r}")

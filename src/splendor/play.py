@@ -103,8 +103,8 @@ def _after_returns(held: cnt.Counts, returned: object, limit: int) -> cnt.Counts
     count = r[0] + r[1] + r[2] + r[3] + r[4] + r[5]
     if count != excess:
         raise IllegalActionError(
-            f"exactly {excess} token(s) must be returned to end at the limit of {limit}, "
-            f"not {count}"
+            f"exactly {cnt.plural(excess, 'token')} must be returned to end at the limit "
+            f"of {limit}, not {count}"
         )
     final = cnt.minus(held, r)
     if min(final) < 0:

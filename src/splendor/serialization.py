@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from importlib import resources
-from types import MappingProxyType, NoneType, UnionType
+from types import GenericAlias, MappingProxyType, NoneType, UnionType
 from typing import Any, Final, TypeVar, Union, get_args, get_origin, overload
 
 import attrs
@@ -50,7 +50,7 @@ from cattrs.v import format_exception, transform_error
 
 from splendor import record as _record
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble
+from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, InvalidStateError, SplendorError
 from splendor.gems import GEMS, Tokens
 from splendor.record import GameRecord
@@ -193,6 +193,8 @@ converter.register_structure_hook(str, _structure_str)
 
 
 def _unstructure_tokens(tokens: Tokens) -> dict[str, int]:
+    if type(tokens) is not Tokens:
+        raise TypeError(f"expected Tokens, got {tokens!r}")
     return {gem.value: n for gem, n in zip(GEMS, tokens.counts, strict=True) if n}
 
 
@@ -241,10 +243,14 @@ def _structure_noble(value: object, _: object) -> Noble:
 
 
 def _card_id(card: Card) -> int:
+    if not is_game_card(card):
+        raise TypeError(f"expected one of the game's cards, got {card!r}")
     return card.id
 
 
 def _noble_id(noble: Noble) -> int:
+    if not is_game_noble(noble):
+        raise TypeError(f"expected one of the game's nobles, got {noble!r}")
     return noble.id
 
 
@@ -436,6 +442,10 @@ def _action_unstructure(cls: type[object]) -> Callable[[Any], dict[str, object]]
     tag = ACTION_TAGS[cls]
 
     def unstructure(value: object) -> dict[str, object]:
+        if cls is ReserveFromDeck:
+            tier = value.tier  # type: ignore[attr-defined]  # a ReserveFromDeck
+            if type(tier) is not int:
+                raise TypeError(f"the tier of a blind reserve must be an int, got {tier!r}")
         return {_TAG_FIELD: tag, **generated(value)}
 
     return unstructure
@@ -522,7 +532,7 @@ def to_json(value: object, *, indent: int | None = None) -> str:
         if indent is None:
             return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         raise InvalidArgumentError(
             f"cannot write a {type(value).__name__} as JSON: {error}"
         ) from error
@@ -587,7 +597,9 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
             raise InvalidArgumentError(f"cannot load {cls} from JSON: the only union is Action")
         what = "Action"
         target: Any = Action
-    elif cls in ACTION_TAGS:
+    elif not isinstance(cls, type | GenericAlias):
+        raise InvalidArgumentError(f"expected a class to load, got {cls!r}")
+    elif isinstance(cls, type) and cls in ACTION_TAGS:
         what = cls.__name__
         only = cls
         target = Action
@@ -611,8 +623,45 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
         raise SerializationError(
             what, [f"expected the action type {wanted!r}, got {got!r} @ $.type"]
         )
+    if target is PlayerState:
+        problem = _player_problem(value)
+        if problem is not None:
+            raise SerializationError(what, [f"impossible player: {problem} @ $"])
     result: _T | Action = value
     return result
+
+
+def _player_problem(player: PlayerState) -> str | None:
+    """What makes a loaded player impossible under any rules, or ``None``.
+
+    The checks of :func:`splendor.check_state` on one player that do not
+    depend on the rules or the other players: a blind flag per reserved card,
+    no card or noble twice, bonuses and points matching the cards and nobles,
+    and each noble met by the bonuses.
+    """
+    if len(player.reserved_blind) != len(player.reserved):
+        return (
+            f"{len(player.reserved_blind)} reserved_blind flag(s) for "
+            f"{len(player.reserved)} reserved card(s)"
+        )
+    held = (*player.cards, *player.reserved)
+    if len(set(held)) != len(held):
+        return "a card is held twice"
+    if len(set(player.nobles)) != len(player.nobles):
+        return "a noble is held twice"
+    counts = [0] * 6
+    for card in player.cards:
+        counts[_COLOURS[card.bonus.value]] += 1
+    bonuses = Tokens(*counts)
+    if player.bonuses != bonuses:
+        return f"the bonuses are {player.bonuses} but the purchased cards give {bonuses}"
+    points = sum(card.points for card in player.cards) + sum(n.points for n in player.nobles)
+    if player.points != points:
+        return f"the points are {player.points} but the cards and nobles are worth {points}"
+    for noble in player.nobles:
+        if not noble.requirement <= player.bonuses:
+            return f"noble N{noble.id} is held but the bonuses {player.bonuses} do not meet it"
+    return None
 
 
 def json_schema() -> dict[str, object]:

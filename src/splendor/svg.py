@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -28,8 +29,18 @@ from splendor.views import PlayerView
 __all__ = ["SvgImage", "render_svg"]
 
 
+# Characters XML 1.0 does not allow anywhere in a document, even as references:
+# the C0 controls but tab, newline and carriage return, lone surrogates, U+FFFE, U+FFFF.
+_NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _escape(text: str) -> str:
-    """``text`` with ``&``, ``<`` and ``>`` written as XML entities."""
+    """``text`` with ``&``, ``<`` and ``>`` written as XML entities.
+
+    Characters XML 1.0 forbids become U+FFFD (the replacement character), so
+    the document stays well-formed whatever the text holds.
+    """
+    text = _NOT_XML.sub("\ufffd", text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
@@ -144,7 +155,8 @@ def render_svg(
 
     Raises:
         InvalidArgumentError: for something that is not a state or a view, a
-            seat out of range or a wrong number of names.
+            seat out of range, ``names`` that is not a sequence of str or a
+            wrong number of names.
 
     >>> from splendor import new_game
     >>> picture = render_svg(new_game(3, seed=2), seat=1, names=["Ann", "Bo", "Cy"])
@@ -153,15 +165,21 @@ def render_svg(
     """
     data = _table_of(table, seat)
     if names is not None:
-        if isinstance(names, str) or len(names) != len(data.seats):
+        if not isinstance(names, Sequence) or isinstance(names, str):
+            raise InvalidArgumentError(
+                f"expected {len(data.seats)} names, one per seat, as a sequence of str, "
+                f"got {type(names).__name__}"
+            )
+        if len(names) != len(data.seats):
             raise InvalidArgumentError(
                 f"expected {len(data.seats)} names, one per seat, got {names!r}"
             )
+        for name in names:
+            if not isinstance(name, str):
+                raise InvalidArgumentError(f"a name must be a str, got {name!r}")
         data = attrs.evolve(
             data,
-            seats=tuple(
-                attrs.evolve(s, name=str(n)) for s, n in zip(data.seats, names, strict=True)
-            ),
+            seats=tuple(attrs.evolve(s, name=n) for s, n in zip(data.seats, names, strict=True)),
         )
     return SvgImage(_draw(data))
 

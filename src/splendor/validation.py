@@ -176,7 +176,7 @@ def _check_cards(state: GameState) -> None:
             raise _fail(
                 "cards",
                 f"the tier {tier} board row has an empty slot while its deck still has "
-                f"{len(deck)} card(s)",
+                f"{len(deck)} cards",
             )
 
 
@@ -220,7 +220,7 @@ def _check_player(rules: Rules, seat: int, player: PlayerState) -> None:
         raise _fail(
             "reserved",
             f"{who} has {len(player.reserved_blind)} reserved_blind flag(s) for "
-            f"{len(player.reserved)} reserved card(s)",
+            f"{len(player.reserved)} reserved cards",
         )
     counts = [0] * 6
     for card in player.cards:

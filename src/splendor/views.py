@@ -23,6 +23,7 @@ into a full state that the view cannot tell apart from the real one.
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
@@ -30,7 +31,7 @@ import attrs
 
 from splendor import serialization as _serialization
 from splendor.actions import Action
-from splendor.components import CARDS, Card, Noble
+from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.gems import Tokens
 from splendor.legal import legal_actions
@@ -41,6 +42,13 @@ from splendor.validation import check_state
 __all__ = ["PlayerView", "PublicPlayer", "determinize", "view"]
 
 _TIERS: Final = (1, 2, 3)
+
+
+def _tier_index(tier: object) -> int:
+    """``tier - 1`` for a tier 1-3; else raise :class:`~splendor.InvalidArgumentError`."""
+    if type(tier) is not int or not 1 <= tier <= 3:
+        raise InvalidArgumentError(f"a tier is 1, 2 or 3, got {tier!r}")
+    return tier - 1
 
 
 @attrs.frozen
@@ -81,8 +89,23 @@ class PublicPlayer:
 
         Returns:
             The same holdings, with each blind reserve replaced by its tier.
+
+        Raises:
+            InvalidArgumentError: when ``player`` is not a
+                :class:`~splendor.PlayerState` with one blind flag per
+                reserved card.
         """
+        if type(player) is not PlayerState:
+            raise InvalidArgumentError(f"expected a PlayerState, got {type(player).__name__}")
         flags = player.reserved_blind
+        if (
+            type(flags) is not tuple
+            or type(player.reserved) is not tuple
+            or len(flags) != len(player.reserved)
+        ):
+            raise InvalidArgumentError(
+                "a PlayerState needs a tuple of reserved cards and one blind flag for each"
+            )
         return cls(
             tokens=player.tokens,
             cards=player.cards,
@@ -162,12 +185,20 @@ class PlayerView:
         return self.turn // len(self.players)
 
     def face_up(self, tier: int) -> tuple[Card | None, ...]:
-        """The four face-up slots of ``tier`` (1-3)."""
-        return self.board[tier - 1]
+        """The four face-up slots of ``tier`` (1-3).
+
+        Raises:
+            InvalidArgumentError: for a tier other than 1, 2 or 3.
+        """
+        return self.board[_tier_index(tier)]
 
     def deck_size(self, tier: int) -> int:
-        """The number of face-down cards left in ``tier``'s deck (1-3)."""
-        return self.deck_sizes[tier - 1]
+        """The number of face-down cards left in ``tier``'s deck (1-3).
+
+        Raises:
+            InvalidArgumentError: for a tier other than 1, 2 or 3.
+        """
+        return self.deck_sizes[_tier_index(tier)]
 
     def visible(self) -> tuple[Card, ...]:
         """Every card this viewer can see, ordered by id.
@@ -189,10 +220,15 @@ class PlayerView:
         Returns:
             The unseen cards.
 
+        Raises:
+            InvalidArgumentError: for a tier other than 1, 2, 3 or ``None``.
+
         >>> from splendor import new_game
         >>> [len(view(new_game(3, seed=2), None).unseen(tier)) for tier in (1, 2, 3)]
         [36, 26, 16]
         """
+        if tier is not None:
+            _tier_index(tier)
         seen = set(self._visible())
         return tuple(
             card
@@ -248,7 +284,7 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         raise InvalidArgumentError(
             f"seat must be None or a seat from 0 to {len(state.players) - 1}, got {seat!r}"
         )
-    return PlayerView(
+    seen = PlayerView(
         rules=state.rules,
         seat=seat,
         own=None if seat is None else state.players[seat],
@@ -262,6 +298,8 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         passes=state.passes,
         winners=state.winners,
     )
+    _trusted[id(seen)] = seen
+    return seen
 
 
 def determinize(player_view: PlayerView, rng: random.Random | int) -> GameState:
@@ -296,13 +334,43 @@ def determinize(player_view: PlayerView, rng: random.Random | int) -> GameState:
         rng = random.Random(rng)
     elif not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"rng must be a random.Random or an int seed, got {rng!r}")
-    return _complete(player_view, rng.shuffle)
+    return _checked(player_view, rng.shuffle)
+
+
+# Views known to be possible: those made by view() from a state, and those
+# already checked, so that determinizing a view many times (as a search does)
+# checks it at most once. Views are frozen; entries go with their views.
+_trusted: weakref.WeakValueDictionary[int, PlayerView] = weakref.WeakValueDictionary()
+
+
+def _checked(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | None) -> GameState:
+    """:func:`_complete`, raising for a view that no state of a game shows."""
+    state = _complete(player_view, shuffle)
+    if _trusted.get(id(player_view)) is player_view:
+        return state
+    try:
+        check_state(state)
+    except SplendorError as error:
+        raise InvalidArgumentError(f"impossible view: {error}") from error
+    if view(state, player_view.seat) != player_view:
+        raise InvalidArgumentError(
+            "impossible view: its seat's own state and the public players do not agree"
+        )
+    _trusted[id(player_view)] = player_view
+    return state
 
 
 def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | None) -> GameState:
-    """The view's state with its unseen cards dealt in ``shuffle``'d order (id order if None)."""
+    """The view's state with its unseen cards dealt in ``shuffle``'d order (id order if None).
+
+    Only what dealing needs is checked: the state made may still break the
+    invariants of :func:`~splendor.check_state`.
+    """
     if type(player_view) is not PlayerView:
         raise InvalidArgumentError(f"expected a PlayerView, got {type(player_view).__name__}")
+    problem = _shape_problem(player_view)
+    if problem is not None:
+        raise InvalidArgumentError(f"impossible view: {problem}")
     seat = player_view.seat
     own = player_view.own
     if len(player_view.deck_sizes) != len(_TIERS) or len(player_view.board) != len(_TIERS):
@@ -362,6 +430,62 @@ def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | N
         passes=player_view.passes,
         winners=player_view.winners,
     )
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _all(items: object, check: Callable[[object], bool]) -> bool:
+    """Whether ``items`` is a tuple whose every item passes ``check``."""
+    return type(items) is tuple and all(check(item) for item in items)
+
+
+def _shape_problem(player_view: PlayerView) -> str | None:
+    """What field of a view has the wrong type, or ``None`` when all are right."""
+    v = player_view
+    if not isinstance(v.rules, Rules):
+        return f"rules must be a Rules, got {v.rules!r}"
+    if v.seat is not None and not _is_int(v.seat):
+        return f"seat must be None or an int, got {v.seat!r}"
+    own = v.own
+    if own is not None and (
+        type(own) is not PlayerState
+        or not _all(own.cards, is_game_card)
+        or not _all(own.reserved, is_game_card)
+        or type(own.reserved_blind) is not tuple
+    ):
+        return "own must be None or a PlayerState holding the game's cards"
+    if type(v.players) is not tuple or not v.players:
+        return "players must be a non-empty tuple"
+    for i, player in enumerate(v.players):
+        if (
+            type(player) is not PublicPlayer
+            or type(player.tokens) is not Tokens
+            or type(player.bonuses) is not Tokens
+            or not _all(player.cards, is_game_card)
+            or not _all(player.reserved, is_game_card)
+            or not _all(player.blind_reserves, _is_int)
+            or not _all(player.nobles, is_game_noble)
+            or not _is_int(player.points)
+        ):
+            return f"player {i} must be a PublicPlayer with fields of the right types"
+    if type(v.bank) is not Tokens:
+        return f"bank must be Tokens, got {v.bank!r}"
+    if type(v.board) is not tuple or not all(
+        _all(row, lambda card: card is None or is_game_card(card)) for row in v.board
+    ):
+        return "board must be a tuple of rows of the game's cards or None"
+    if not _all(v.deck_sizes, _is_int):
+        return f"deck_sizes must be a tuple of int, got {v.deck_sizes!r}"
+    if not _all(v.nobles, is_game_noble):
+        return "nobles must be a tuple of the game's nobles"
+    for name in ("current_player", "turn", "passes"):
+        if not _is_int(getattr(v, name)):
+            return f"{name} must be an int, got {getattr(v, name)!r}"
+    if not _all(v.winners, _is_int):
+        return f"winners must be a tuple of int, got {v.winners!r}"
+    return None
 
 
 def _dealt(player: PublicPlayer, left: Sequence[Iterator[Card]]) -> PlayerState:
@@ -437,14 +561,12 @@ def _check_mover(player_view: PlayerView) -> None:
 def _check_loaded(loaded: PlayerView) -> None:
     """Reject a loaded view that no state of a game shows."""
     try:
-        state = _complete(loaded, None)
-        check_state(state)
-    except SplendorError as error:
-        raise InvalidArgumentError(f"impossible view: {error}") from error
-    if view(state, loaded.seat) != loaded:
-        raise InvalidArgumentError(
-            "impossible view: its seat's own state and the public players do not agree"
-        )
+        _checked(loaded, None)
+    except InvalidArgumentError as error:
+        message = str(error)
+        if not message.startswith("impossible view: "):
+            message = f"impossible view: {message}"
+        raise InvalidArgumentError(message) from error
 
 
 _serialization.converter.register_structure_hook(
