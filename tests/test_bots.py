@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -27,12 +26,7 @@ from splendor import (
     view,
 )
 from splendor.bots import BOTS, Bot, bot_name, load_bot
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import bonus_cards, card, deal, toks, with_bank, with_player, with_row
-else:
-    from tests.builders import bonus_cards, card, deal, toks, with_bank, with_player, with_row
+from tests.builders import bonus_cards, card, deal, toks, with_bank, with_player, with_row
 
 
 def first(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -32,21 +31,16 @@ from splendor import (
     to_json,
     view,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import bonus_cards, card, deadlocked, deal, noble, toks, with_deck, with_player
-else:
-    from tests.builders import (
-        bonus_cards,
-        card,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_deck,
-        with_player,
-    )
+from tests.builders import (
+    bonus_cards,
+    card,
+    deadlocked,
+    deal,
+    noble,
+    toks,
+    with_deck,
+    with_player,
+)
 
 # deal(2, seed=1) lays out, by tier and slot:
 #   tier 1: #24 #3 #12 #2      tier 2: #66 #42 #61 #65      tier 3: #85 #74 #88 #84

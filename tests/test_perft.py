@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import leaf_digest, perft, position_digest, rules_from_json, seeded_position
-else:
-    from tests.strategies import (
-        leaf_digest,
-        perft,
-        position_digest,
-        rules_from_json,
-        seeded_position,
-    )
+from tests.strategies import (
+    leaf_digest,
+    perft,
+    position_digest,
+    rules_from_json,
+    seeded_position,
+)
 
 VECTORS = Path(__file__).with_name("vectors") / "perft.json"
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -16,12 +14,7 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import bonus_cards, card, deal, toks, with_deck, with_player, with_row
-else:
-    from tests.builders import bonus_cards, card, deal, toks, with_deck, with_player, with_row
+from tests.builders import bonus_cards, card, deal, toks, with_deck, with_player, with_row
 
 # Card #1: tier 1, white bonus, 0 points, costs 2 red and 1 black.
 CHEAP = card(1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -16,12 +14,7 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import card, cards_of, deal, toks, with_player, with_turn
-else:
-    from tests.builders import card, cards_of, deal, toks, with_player, with_turn
+from tests.builders import card, cards_of, deal, toks, with_player, with_turn
 
 # Player 0 (of 4) holds 10 points (#74 and #78, white and blue bonus) and can buy
 # the reserved #82 (5 points, costs 7 blue 3 green; 6 blue 3 green after the bonus).

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -31,32 +30,17 @@ from splendor import (
     legal_actions,
     new_game,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import (
-        bonus_cards,
-        card,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_nobles,
-        with_player,
-        with_row,
-    )
-else:
-    from tests.builders import (
-        bonus_cards,
-        card,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_nobles,
-        with_player,
-        with_row,
-    )
+from tests.builders import (
+    bonus_cards,
+    card,
+    deadlocked,
+    deal,
+    noble,
+    toks,
+    with_nobles,
+    with_player,
+    with_row,
+)
 
 
 def _states() -> list[GameState]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -18,36 +16,19 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import (
-        bonus_cards,
-        card,
-        cards_of,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_bank,
-        with_nobles,
-        with_player,
-        with_row,
-    )
-else:
-    from tests.builders import (
-        bonus_cards,
-        card,
-        cards_of,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_bank,
-        with_nobles,
-        with_player,
-        with_row,
-    )
+from tests.builders import (
+    bonus_cards,
+    card,
+    cards_of,
+    deadlocked,
+    deal,
+    noble,
+    toks,
+    with_bank,
+    with_nobles,
+    with_player,
+    with_row,
+)
 
 N1, N2, N3, N6, N8 = (
     noble(1),

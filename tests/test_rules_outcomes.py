@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -30,12 +29,7 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import card, deal, toks, with_bank, with_deck, with_player, with_row
-else:
-    from tests.builders import card, deal, toks, with_bank, with_deck, with_player, with_row
+from tests.builders import card, deal, toks, with_bank, with_deck, with_player, with_row
 
 COLOURS = range(5)
 

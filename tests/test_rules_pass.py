@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -15,32 +13,17 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import (
-        bonus_cards,
-        card,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_bank,
-        with_player,
-        with_turn,
-    )
-else:
-    from tests.builders import (
-        bonus_cards,
-        card,
-        deadlocked,
-        deal,
-        noble,
-        toks,
-        with_bank,
-        with_player,
-        with_turn,
-    )
+from tests.builders import (
+    bonus_cards,
+    card,
+    deadlocked,
+    deal,
+    noble,
+    toks,
+    with_bank,
+    with_player,
+    with_turn,
+)
 
 CHEAP = card(1)  # tier 1, costs 2 red and 1 black
 

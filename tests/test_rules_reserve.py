@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -18,12 +16,7 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import card, deal, toks, with_bank, with_deck, with_player
-else:
-    from tests.builders import card, deal, toks, with_bank, with_deck, with_player
+from tests.builders import card, deal, toks, with_bank, with_deck, with_player
 
 
 def _slot(state: GameState, tier: int, index: int) -> Card:

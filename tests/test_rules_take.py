@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
 
 import pytest
 
 from splendor import GEMS, GameState, Gem, IllegalActionError, Take, Tokens, apply, legal_actions
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import deal, toks, with_bank, with_player
-else:
-    from tests.builders import deal, toks, with_bank, with_player
+from tests.builders import deal, toks, with_bank, with_player
 
 COLOURS = GEMS[:5]
 

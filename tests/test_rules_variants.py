@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pytest
 
 from splendor import (
@@ -18,12 +16,7 @@ from splendor import (
     legal_actions,
     new_game,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import cards_of, deal, toks, with_player, with_turn
-else:
-    from tests.builders import cards_of, deal, toks, with_player, with_turn
+from tests.builders import cards_of, deal, toks, with_player, with_turn
 
 
 def test_rules_default_is_the_published_rules() -> None:

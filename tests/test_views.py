@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING
 
 import attrs
 import pytest
@@ -31,12 +30,7 @@ from splendor import (
     to_json,
     view,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.builders.
-    from builders import deadlocked, toks
-else:
-    from tests.builders import deadlocked, toks
+from tests.builders import deadlocked, toks
 
 
 def _with_reserves() -> GameState:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import attrs
 import pytest
@@ -39,12 +38,7 @@ from splendor import (
     apply,
     legal_actions,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import RandomGame, random_games
-else:
-    from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games
 
 Counts = tuple[int, ...]
 MainAction = Take | Reserve | ReserveFromDeck | Buy | Pass

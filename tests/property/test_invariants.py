@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hypothesis import given
 
 from splendor import (
@@ -20,12 +18,7 @@ from splendor import (
     Tokens,
     apply,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import RandomGame, random_games, setup_tokens
-else:
-    from tests.strategies import RandomGame, random_games, setup_tokens
+from tests.strategies import RandomGame, random_games, setup_tokens
 
 
 def _all_tokens(state: GameState) -> Tokens:

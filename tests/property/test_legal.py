@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import pickle
-from typing import TYPE_CHECKING
 
 from hypothesis import given
 
 from splendor import GameState, Pass, apply, legal_actions
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import RandomGame, random_games
-else:
-    from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games
 
 
 def _every_other(states: list[GameState], most: int) -> list[GameState]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -30,12 +29,7 @@ from splendor import (
     to_json,
     view,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import RandomGame, random_games
-else:
-    from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games
 
 CHECKED: Counter[str] = Counter()
 

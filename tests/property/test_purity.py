@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import pickle
-from typing import TYPE_CHECKING
 
 import attrs
 from hypothesis import assume, given
@@ -23,12 +22,7 @@ from splendor import (
     legal_actions,
     new_game,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import VARIANTS, RandomGame, random_games
-else:
-    from tests.strategies import VARIANTS, RandomGame, random_games
+from tests.strategies import VARIANTS, RandomGame, random_games
 
 # How many states of each game the costlier checks look at.
 SAMPLED_STATES = 12

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hypothesis import given
 from hypothesis import strategies as st
 
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import VARIANTS, RandomGame
-else:
-    from tests.strategies import VARIANTS, RandomGame
+from tests.strategies import VARIANTS, RandomGame
 
 # Games of random play that prefers buying last about 80-240 turns; a game
 # still running after this many turns is stuck.

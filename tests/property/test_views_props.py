@@ -11,7 +11,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import attrs
 import pytest
@@ -33,12 +32,7 @@ from splendor import (
     to_json,
     view,
 )
-
-if TYPE_CHECKING:
-    # mypy maps tests/ as a source root; pytest imports the same file as tests.strategies.
-    from strategies import RandomGame, random_games
-else:
-    from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games
 
 CHECKED: Counter[str] = Counter()
 

@@ -78,8 +78,14 @@ HEADER: Final = (
 
 def main() -> None:
     """Compute every case and write perft.json next to this script."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from strategies import leaf_digest, perft, position_digest, rules_from_json, seeded_position
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from tests.strategies import (
+        leaf_digest,
+        perft,
+        position_digest,
+        rules_from_json,
+        seeded_position,
+    )
 
     cases = []
     for case in CASES:
