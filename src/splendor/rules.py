@@ -57,6 +57,8 @@ class Rules:
             the number of players plus one; at most 10).
         points_to_win: prestige points that trigger the end of the game (15).
         token_limit: the most tokens a player may hold at the end of a turn (10).
+            Below 3 no card can ever be bought (the cheapest costs 3 gems), so
+            such a game only ends by the round of passes, if ever.
         reserve_limit: the most reserved cards a player may hold (3).
 
     >>> Rules().gems(2), Rules().gold(2), Rules().nobles(2)
