@@ -533,3 +533,158 @@ def test_a_long_error_message_is_cut_short(
     err = one_line_error(capsys)
     assert err.endswith("...\n")
     assert len(err) < 1100
+
+
+def test_simulate_by_default_seats_greedy_then_random_for_any_player_count(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "three.json"
+    code, text = run("simulate", "-n", "6", "--players", "3", "-q", "--json", str(target))
+    assert code == 0
+    results = json.loads(target.read_text())
+    assert [bot["bot"] for bot in results["bots"]] == ["greedy", "random", "random"]
+    assert "random #3" in text
+    assert results["players"] == 3
+    code, _ = run("simulate", "-n", "2", "-q", "--json", str(target))
+    assert code == 0
+    assert [bot["bot"] for bot in json.loads(target.read_text())["bots"]] == ["greedy", "random"]
+
+
+def test_the_help_says_what_the_bots_option_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["simulate", "--help"], ["play", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+    text = " ".join(capsys.readouterr().out.split())
+    assert "one for every seat" not in text
+    assert "one bot for all seats, or one per seat: greedy, random or module:name" in text
+    assert "module:name (default: greedy in seat 0 and random in the others)" in text
+    assert "one bot for all other seats, or one per other seat" in text
+
+
+def test_save_file_at_the_prompt_saves_there_and_after_every_turn(tmp_path: Path) -> None:
+    save = tmp_path / "later.txt"
+    answers = ["save", f"save {save}", "+WBG", "quit"]
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(answers))
+    assert code == 0
+    assert "Give a file to save to: save FILE" in text
+    assert f"Saved to {save}" in text
+    record = parse_record(save.read_text())
+    assert len(record.actions) == 2  # the move and the bot's answer, saved after the turns
+    assert f"Game stopped after 2 turns; the game so far is in {save}." in text
+    assert f"splendor play --resume {save}" in text
+
+
+def test_save_at_the_prompt_reports_a_file_it_cannot_write(tmp_path: Path) -> None:
+    bad = tmp_path / "no-such-dir" / "game.txt"
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from([f"save {bad}", "q"]))
+    assert code == 0
+    assert "Not saved: cannot write" in text
+    assert "not saved." in text
+
+
+def test_quit_without_a_save_file_offers_to_save(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.json"
+    answers = ["+WBG", "quit", str(kept)]
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(answers))
+    assert code == 0
+    assert "Save the game before quitting?" not in text  # the question is the prompt
+    record = load_file(str(kept))
+    assert isinstance(record, GameRecord)
+    assert len(record.actions) == 2
+    assert f"Saved to {kept}.\n" in text
+    assert f"the game so far is in {kept}" in text
+
+
+def test_quit_declining_to_save_says_how_to_keep_a_game() -> None:
+    prompts: list[str] = []
+    answers = iter(["+WBG", "quit", ""])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    code, text = run("play", "--seed", "1", "--no-color", read=read)
+    assert code == 0
+    assert prompts[-1].startswith("Save the game before quitting?")
+    assert "Game stopped after 2 turns, not saved." in text
+    assert "type save FILE at the prompt" in text
+    assert "--save FILE" in text
+
+
+def test_end_of_input_without_a_save_file_says_how_to_keep_a_game() -> None:
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(["+WBG"]))
+    assert code == 0
+    assert "Game stopped after 2 turns, not saved." in text
+    assert "type save FILE at the prompt" in text
+
+
+def test_the_players_own_move_is_echoed_and_words_are_understood() -> None:
+    answers = ["help", "take white, blue and green", "q"]
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(answers))
+    assert code == 0
+    assert "take 2 red" in text.split("You play +WBG")[0]  # the word forms in the help
+    assert "diamond sapphire emerald ruby onyx" in text
+    assert "You play +WBG: take 1W 1B 1G" in text
+    assert text.index("You play +WBG") < text.index("P1 greedy plays")
+
+
+def test_a_misspelt_colour_at_the_prompt_is_pointed_at() -> None:
+    answers = ["take red blue grean", "q"]
+    code, text = run("play", "--seed", "1", "--no-color", read=lines_from(answers))
+    assert code == 0
+    assert "Not understood: " in text
+    assert "colours are W B G R K (and Y for gold) or their names, got 'grean'" in text
+
+
+def test_player_lines_say_1_card_and_1_token_but_2_points() -> None:
+    from splendor.cli import Output, show_table
+    from tests.builders import bonus_cards, deal, toks, with_player
+
+    state = with_player(deal(2, seed=1), tokens=toks("1R"), cards=bonus_cards(toks("1W")))
+    out = io.StringIO()
+    show_table(state, Output(out, color=False))
+    text = out.getvalue()
+    assert "0 points, 1 card, 1 token\n" in text
+    assert "0 points, 0 cards, 0 tokens\n" in text
+    assert "1 cards" not in text
+
+
+@pytest.mark.parametrize(
+    ("document", "detail"),
+    [
+        ('{"format": 1, "foo": 2}', "read as a state: cannot load GameState"),
+        ('{"hello": "world"}', "required field missing @ $.format"),
+        ("[1, 2]", "it holds no JSON object"),
+    ],
+)
+def test_show_says_a_json_document_is_neither_a_record_nor_a_state(
+    document: str, detail: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(document, encoding="utf-8")
+    code, _ = run("show", str(path))
+    assert code == 2
+    err = one_line_error(capsys)
+    assert err.startswith(
+        f'splendor: {path} is not a game record or a game state (a JSON document with "format": 1)'
+    )
+    assert detail in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_plain_progress_lines_appear_only_on_a_terminal(
+    terminal: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("rich", "rich.console", "rich.table", "rich.text", "rich.progress"):
+        monkeypatch.setitem(sys.modules, name, None)
+    err = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    code, _ = run("simulate", "-n", "10")
+    assert code == 0
+    lines = err.getvalue().splitlines()
+    assert lines == ([f"  {n}/10 games" for n in range(1, 11)] if terminal else [])

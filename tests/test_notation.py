@@ -177,7 +177,8 @@ def test_pass_is_p() -> None:
         ("", "expected an action"),
         ("x", "expected an action"),
         ("+", "the gems to take"),
-        ("+WBX", "the end of the action"),
+        ("+WBX", "colours are W B G R K .and Y for gold. or their names, got 'WBX'"),
+        ("+WB X", "another colour: colours are .*, got 'X'"),
         ("r4", "a tier 1-3"),
         ("r2", "a slot 1-4 or 'd'"),
         ("r25", "a slot 1-4"),
@@ -190,7 +191,7 @@ def test_pass_is_p() -> None:
         ("+WBGn11", "a noble id 1-10"),
         ("+WBGn", "a noble id"),
         ("r#91", "a card id 1-90"),
-        ("+2", "a token letter"),
+        ("+2", "a colour after the count 2"),
     ],
 )
 def test_garbage_is_a_notation_error_saying_what_was_expected(text: str, expected: str) -> None:
@@ -449,3 +450,93 @@ def test_a_rule_setting_with_extra_numbers_is_refused(rules: str, message: str) 
 def test_a_names_header_json_cannot_read_is_a_notation_error(names: str) -> None:
     with pytest.raises(NotationError, match="names"):
         parse_record(f"players: 2\nseed: 1\nnames: {names}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "short"),
+    [
+        ("take 2 red", "+RR"),
+        ("Take 2 Reds", "+RR"),
+        ("take red red", "+RR"),
+        ("take red blue green", "+BGR"),
+        ("take white, blue, green", "+WBG"),
+        ("TAKE WHITE BLUE AND GREEN", "+WBG"),
+        ("+ red blue green", "+BGR"),
+        ("+redbluegreen", "+BGR"),
+        ("take diamond sapphire emerald", "+WBG"),
+        ("take 2 rubies", "+RR"),
+        ("take onyx, ruby, emerald", "+GRK"),
+        ("+ w blue g", "+WBG"),
+        ("reserve tier 3", "r3d"),
+        ("reserve tier 3 deck", "r3d"),
+        ("r 3 deck", "r3d"),
+        ("reserve tier 3 slot 1", "r31"),
+        ("r 2 slot 3", "r23"),
+    ],
+)
+def test_colour_and_place_words_read_like_the_short_form(text: str, short: str) -> None:
+    state = _start()
+    action = parse_action(text, state)
+    assert action == parse_action(short, state)
+    assert format_action(action, state) == short
+
+
+def test_words_work_in_returns_payments_and_nobles() -> None:
+    over = with_player(_start(), tokens=toks("2W 2B 2G 2R 1K"))
+    assert parse_action("take white blue green - red black", over) == parse_action("+WBG-RK", over)
+    assert parse_action("+wbg -red, onyx", over) == parse_action("+WBG-RK", over)
+    full = with_player(_start(), tokens=toks("2W 2B 2G 2R 2K"))
+    assert parse_action("reserve tier 2 slot 3 - gold", full) == parse_action("r23-Y", full)
+    assert parse_action("reserve tier 1 -joker", full) == parse_action("r1d-Y", full)
+    rich = with_player(_start(), tokens=toks("3W 2B 2G 2Y"))
+    paid = parse_action("buy tier 2 slot 1 = 3 white 2 blue 1 green 1 gold", rich)
+    assert paid == parse_action("b21=WWWBBGY", rich)
+    assert format_action(paid, rich) == "b21=WWWBBGY"
+    assert parse_action("buy tier 2 slot 1", rich) == parse_action("b21", rich)
+    held = with_player(_start(), tokens=toks("3W 2B 2G 2R 1Y"), reserved=[card(1), card(7)])
+    assert parse_action("buy reserved 2", held) == parse_action("br2", held)
+    noble_state = with_player(
+        _start(), tokens=toks("3W 2B 2G"), cards=bonus_cards(toks("3W 4R 3K"))
+    )
+    assert parse_action("b21 noble 5", noble_state) == parse_action("b21n5", noble_state)
+
+
+@pytest.mark.parametrize(
+    ("text", "got"),
+    [
+        ("+ red blue grean", "'grean'"),
+        ("take white, blu, green", "'blu'"),
+        ("take 2 rd", "'rd'"),
+        ("+wbg -purple", "'purple'"),
+        ("take 2", "the end of the text"),
+    ],
+)
+def test_a_misspelt_colour_is_pointed_at_with_the_colours_to_use(text: str, got: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_action(text, _start())
+    message = str(caught.value)
+    assert "colours are W B G R K (and Y for gold) or their names" in message
+    assert message.endswith(f"got {got}")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reserve tier 4", "a tier 1-3 after 'tier', got '4'"),
+        ("buy tier 1", "a slot 1-4 after the tier"),
+        ("buy tier 1 slot 5", "a slot 1-4 after 'slot', got '5'"),
+        ("buy 1 deck", "a slot 1-4 after the tier, got 'deck'"),
+    ],
+)
+def test_a_place_in_words_that_cannot_be_read_says_what_was_expected(
+    text: str, expected: str
+) -> None:
+    with pytest.raises(NotationError, match=expected):
+        parse_action(text, _start())
+
+
+def test_word_forms_never_change_what_format_action_writes() -> None:
+    state = with_player(_start(), tokens=toks("2W 2B 2G 2R 1K 1Y"), reserved=[card(1)])
+    texts = [format_action(action, state) for action in legal_actions(state)]
+    assert len(set(texts)) == len(texts)
+    assert all(len(text) <= 12 and " " not in text for text in texts)

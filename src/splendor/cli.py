@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TextIO
+from typing import TYPE_CHECKING, Final, Protocol, TextIO
 
 import attrs
 
@@ -233,7 +233,8 @@ def _show_seat(data: _Table, index: int, name: str, out: Output) -> None:
     head: list[Segment] = [
         (marker, "bold yellow"),
         (f"{name}{you}", "bold"),
-        f"  {player.points} points, {player.cards} cards, {player.tokens.total} tokens",
+        f"  {_plural(player.points, 'point')}, {_plural(player.cards, 'card')}, "
+        f"{_plural(player.tokens.total, 'token')}",
     ]
     if player.nobles:
         head.append(", nobles " + " ".join(f"N{n.id}" for n in player.nobles))
@@ -254,6 +255,22 @@ class FileError(SplendorError):
     """A file given on the command line cannot be read or written."""
 
 
+# Keys found only in a record's JSON, and only in a state's.
+_RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})
+_STATE_KEYS: Final = frozenset({"bank", "board", "decks", "current_player", "turn", "winners"})
+
+
+_NEITHER: Final = 'is not a game record or a game state (a JSON document with "format": 1)'
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def load_file(path: str) -> GameRecord | GameState:
     """Read a record (JSON or the text format) or a state (JSON) from a file.
 
@@ -265,6 +282,8 @@ def load_file(path: str) -> GameRecord | GameState:
     except (OSError, UnicodeDecodeError) as error:
         raise FileError(f"cannot read {path}: {error}") from error
     try:
+        if text.lstrip().startswith("[") and _is_json(text):
+            raise FileError(f"{path} {_NEITHER}; it holds no JSON object")
         if text.lstrip().startswith("{"):
             try:
                 data = json.loads(text)
@@ -272,9 +291,16 @@ def load_file(path: str) -> GameRecord | GameState:
                 raise FileError(f"{path} is not valid JSON: nested too deeply") from error
             except ValueError as error:
                 raise FileError(f"{path} is not valid JSON: {error}") from error
-            if isinstance(data, dict) and "actions" in data:
+            if isinstance(data, dict) and _RECORD_KEYS & data.keys():
                 return from_json(text, GameRecord)
-            return from_json(text, GameState)
+            if isinstance(data, dict) and _STATE_KEYS & data.keys():
+                return from_json(text, GameState)
+            if not isinstance(data, dict):
+                raise FileError(f"{path} {_NEITHER}; it holds no JSON object")
+            try:
+                return from_json(text, GameState)
+            except SplendorError as error:
+                raise FileError(f"{path} {_NEITHER}; read as a state: {error}") from error
         return parse_record(text)
     except FileError:
         raise
@@ -428,7 +454,14 @@ Type an action in the notation (case and spaces do not matter):
   ...n4     add n<id> to choose noble 4 when several could come
 Letters: W white, B blue, G green, R red, K black, Y gold.
 Slots count from the left, 1-4. Cards can also be named by id: b#17.
-Commands: board, moves, hint, save, help, quit."""
+Words work too, for example:
+  take 2 red                  take white, blue and green     + red blue green
+  reserve tier 3 slot 1       reserve tier 3 (the deck, blind)
+  buy tier 1 slot 2           buy reserved 1                 buy 3 2 = 2 white 1 gold
+  take red blue green - black (return a token)               b21 noble 4
+Colour names: white blue green red black gold, or the gems' names:
+  diamond sapphire emerald ruby onyx, and joker for gold.
+Commands: board, moves, hint, save FILE (then saved after every turn), help, quit."""
 
 
 def _action_groups(
@@ -469,7 +502,37 @@ def _show_moves(actions: Sequence[Action], seen: PlayerView, out: Output) -> Non
 
 
 class _Quit(Exception):
-    """The player asked to stop."""
+    """The player stopped: ``asked`` with quit, else by the end of the input."""
+
+    def __init__(self, asked: bool) -> None:
+        super().__init__()
+        self.asked = asked
+
+
+def _plural(count: int, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``.
+
+    >>> _plural(1, "card"), _plural(0, "point")
+    ('1 card', '0 points')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _offer_to_save(out: Output, read: Callable[[str], str], save: _Save) -> None:
+    """Ask for a file to keep the game in before quitting; an empty answer declines."""
+    try:
+        answer = read("Save the game before quitting? A file name, or Enter to quit: ").strip()
+    except (EOFError, KeyboardInterrupt):
+        out.line()
+        return
+    if answer:
+        save(answer, quitting=True)
+
+
+class _Save(Protocol):
+    """Save the game to a file (``None``: the file saved to before)."""
+
+    def __call__(self, path: str | None, *, quitting: bool = ...) -> None: ...
 
 
 def _ask(
@@ -477,19 +540,19 @@ def _ask(
     actions: Sequence[Action],
     out: Output,
     read: Callable[[str], str],
-    save: Callable[[], None],
+    save: _Save,
 ) -> Action:
     """Read the human player's action, asking again until it is a legal one."""
     while True:
         try:
             text = read("Your move: ").strip()
         except EOFError:
-            raise _Quit from None
+            raise _Quit(asked=False) from None
         command = text.lower()
         if not command:
             continue
         if command in ("q", "quit", "exit"):
-            raise _Quit
+            raise _Quit(asked=True)
         if command in ("?", "h", "help"):
             out.line(_HELP_TEXT)
             continue
@@ -505,8 +568,8 @@ def _ask(
                 "The greedy bot would play ", (format_action(hint, seen), "bold"), f"  ({hint})"
             )
             continue
-        if command == "save":
-            save()
+        if command == "save" or command.startswith("save "):
+            save(text[len("save") :].strip() or None)
             continue
         try:
             action = parse_action(text, seen)
@@ -549,12 +612,21 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         record = attrs.evolve(record, names=tuple(names))
     save_path: str | None = args.save or args.resume
 
-    def save() -> None:
-        if save_path is None:
-            out.line("No file to save to: start with --save FILE.")
+    def save(path: str | None, *, quitting: bool = False) -> None:
+        nonlocal save_path
+        if path is None and save_path is None:
+            out.line("Give a file to save to: save FILE (.json for JSON, else text).")
             return
-        save_record(record, save_path)
-        out.line((f"Saved to {save_path}.", "dim"))
+        target = path if path is not None else save_path
+        assert target is not None  # one of the two is given
+        try:
+            save_record(record, target)
+        except FileError as error:
+            out.line(("Not saved: ", "bold red"), str(error))
+            return
+        save_path = target
+        again = "" if quitting else "; saved there again after every turn"
+        out.line((f"Saved to {save_path}{again}.", "dim"))
 
     rngs = [random.Random(f"splendor-bot:{record.seed}:{seat}") for seat in range(players)]
     out.line(
@@ -589,16 +661,27 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 raise BotError(
                     f"the bot at seat {seat} ({bot_name(bot)}) played {action!r}: {error}"
                 ) from error
-            if bot is not None:
+            if bot is None:
+                out.line(("You play ", "bold"), (text, "bold"), f": {action}")
+            else:
                 out.line((f"{names[seat]}", "bold"), f" plays {text}: {action}")
             if save_path is not None:
                 save_record(record, save_path)
-    except (_Quit, KeyboardInterrupt):
+    except (_Quit, KeyboardInterrupt) as stop:
         out.line()
-        where = f"; the game so far is in {save_path}" if save_path else ""
-        out.line((f"Game stopped after {len(record.actions)} turns{where}.", "bold"))
+        if save_path is None and isinstance(stop, _Quit) and stop.asked and record.actions:
+            _offer_to_save(out, read, save)
+        turns = _plural(len(record.actions), "turn")
         if save_path is not None:
             save_record(record, save_path)
+            out.line((f"Game stopped after {turns}; the game so far is in {save_path}.", "bold"))
+            out.line(f"Go on with it: splendor play --resume {save_path}")
+        else:
+            out.line((f"Game stopped after {turns}, not saved.", "bold"))
+            out.line(
+                "To keep a game, type save FILE at the prompt before quitting, "
+                "or start with splendor play --save FILE."
+            )
         return 0
     final = record.final_state()
     out.line()
@@ -780,7 +863,11 @@ def summarize(specs: Sequence[str], outcomes: Sequence[GameOutcome]) -> Summary:
 
 @contextlib.contextmanager
 def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on standard error; ``advance()`` after each game."""
+    """A progress bar on standard error; ``advance()`` after each game.
+
+    Shown only when standard error is a terminal: a rich bar, or without rich
+    a plain line every tenth of the games.
+    """
     if not enabled:
         yield lambda: None
         return
@@ -795,6 +882,9 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
             TimeRemainingColumn,
         )
     except ImportError:
+        if not sys.stderr.isatty():
+            yield lambda: None
+            return
         done = 0
         step = max(1, total // 10)
 
@@ -823,8 +913,12 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
 
 def run_simulate(args: argparse.Namespace, out: Output) -> int:
     """Run seeded games between bots and print the statistics."""
-    specs = tuple(args.bots)
-    players = args.players if args.players is not None else len(specs)
+    if args.bots is None:
+        players = args.players if args.players is not None else MIN_PLAYERS
+        specs: tuple[str, ...] = ("greedy",) + ("random",) * (players - 1)
+    else:
+        specs = tuple(args.bots)
+        players = args.players if args.players is not None else len(specs)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
@@ -1028,13 +1122,15 @@ def run_show(args: argparse.Namespace, out: Output) -> int:
 # The parser and main ---------------------------------------------------------------
 
 
-def _add_bot_options(parser: argparse.ArgumentParser, default: Sequence[str], what: str) -> None:
+def _add_bot_options(
+    parser: argparse.ArgumentParser, default: Sequence[str] | None, what: str, default_text: str
+) -> None:
     parser.add_argument(
         "--bots",
         nargs="+",
-        default=list(default),
+        default=None if default is None else list(default),
         metavar="BOT",
-        help=f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {' '.join(default)})",
+        help=f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text})",
     )
 
 
@@ -1056,7 +1152,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="number of players (default: one per bot given, at least 2)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
-    _add_bot_options(parser, ["greedy"], "the bots: one for every seat, or one per seat")
+    _add_bot_options(
+        parser, ["greedy"], "the bots: one bot for all seats, or one per seat", "greedy"
+    )
     parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -1069,7 +1167,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first (default 0)")
     play.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
     play.add_argument("--name", default="You", help="your name in the record")
-    _add_bot_options(play, ["greedy"], "the other players: one bot, or one per other seat")
+    _add_bot_options(
+        play,
+        ["greedy"],
+        "the other players: one bot for all other seats, or one per other seat",
+        "greedy",
+    )
     play.add_argument(
         "--save",
         metavar="FILE",
@@ -1092,9 +1195,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
         default=None,
-        help="number of players (default: one per bot)",
+        help="number of players (default: one per bot given, else 2)",
     )
-    _add_bot_options(simulate, ["greedy", "random"], "the bots, one per seat")
+    _add_bot_options(
+        simulate,
+        None,
+        "the bots: one bot for all seats, or one per seat",
+        "greedy in seat 0 and random in the others",
+    )
     simulate.add_argument(
         "--seed", type=int, default=0, help="master seed (default 0); game i uses seed*1000003+i"
     )

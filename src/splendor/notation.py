@@ -23,12 +23,22 @@ form                          example          action
 
 The gem letters are ``W`` (white), ``B`` (blue), ``G`` (green), ``R`` (red),
 ``K`` (black) and ``Y`` or ``*`` (gold); a digit before a letter repeats it
-(``-2K`` is ``-KK``). :func:`parse_action` ignores case and spaces, and also
-reads the words ``take``, ``reserve``, ``buy`` and ``pass`` for the first
-letter, and ``#`` with a card id (``b#17``, ``r#52``) for a card's place. It
-fills in what a player seldom needs to type: the default payment (coloured
-tokens first, gold for the rest) when no ``=`` is given, and the noble when
-only one can come. Tokens returned over the limit are always written out.
+(``-2K`` is ``-KK``). The ``br`` index counts from 1 and may have two digits
+(``br10``).
+
+:func:`parse_action` ignores case and spaces, and also reads words: ``take``,
+``reserve``, ``buy`` and ``pass`` for the first letter; a colour's name
+(``white``, ``blue``, ``green``, ``red``, ``black``, ``gold``), its gem's name
+in the rulebook (``diamond``, ``sapphire``, ``emerald``, ``ruby``, ``onyx``,
+``joker``) or their plurals for a letter, with commas or ``and`` between them
+if wished (``take 2 red``, ``take white, blue and green``, ``-red``,
+``= 2 white 1 gold``); ``tier 3 slot 1`` for a place, ``tier 3`` alone or
+``3 deck`` for the deck of a blind reserve, ``reserved 1`` after ``buy`` for
+``r1``, ``noble 4`` for ``n4``; and ``#`` with a card id (``b#17``, ``r#52``)
+for a card wherever it lies. It fills in what a player seldom needs to type:
+the default payment (coloured tokens first, gold for the rest) when no ``=``
+is given, and the noble when only one can come. Tokens returned over the
+limit are always written out.
 
 :func:`format_action` writes the shortest form: it leaves out a payment that
 is the default and writes everything else, so that
@@ -44,6 +54,8 @@ action per line (see :func:`format_record`).
 ['+WBG', '+WBR', '+WBK', '+WGR']
 >>> parse_action("take w b g", state) == legal_actions(state)[0]
 True
+>>> format_action(parse_action("take white, blue and green", state), state)
+'+WBG'
 """
 
 from __future__ import annotations
@@ -87,6 +99,35 @@ _NO_TOKENS: Final = Tokens()
 _LETTERS: Final = "".join(gem.letter for gem in GEMS)
 # What a token letter (lower case, as parsing sees it) stands for.
 _TOKEN_INDEX: Final = {**{letter.lower(): i for i, letter in enumerate(_LETTERS)}, "*": 5}
+# The colour names and the rulebook's gem names, each with its index in GEMS.
+_GEM_NAMES: Final = {
+    "white": 0,
+    "diamond": 0,
+    "blue": 1,
+    "sapphire": 1,
+    "green": 2,
+    "emerald": 2,
+    "red": 3,
+    "ruby": 3,
+    "black": 4,
+    "onyx": 4,
+    "gold": 5,
+    "joker": 5,
+}
+_IRREGULAR_PLURALS: Final = {"ruby": "rubies", "onyx": "onyxes"}
+# Every word for a token, plurals included, longest first so that "reds" is not "red" + "s".
+_TOKEN_WORDS: Final = tuple(
+    sorted(
+        {
+            **_GEM_NAMES,
+            **{_IRREGULAR_PLURALS.get(name, name + "s"): i for name, i in _GEM_NAMES.items()},
+        }.items(),
+        key=lambda item: (-len(item[0]), item[0]),
+    )
+)
+# What may follow the gem letters of a list, in the same word: a noble.
+_NOBLE_WORDS: Final = ("noble", "n")
+_COLOURS: Final = "colours are W B G R K (and Y for gold) or their names"
 # The ways to begin each action, longest first so that "pass" is not "p" + "ass".
 _VERBS: Final = (
     ("reserve", "r"),
@@ -100,7 +141,7 @@ _VERBS: Final = (
 )
 _EXPECTED_ACTION: Final = (
     "an action: +<gems> (take), r<tier><slot> or r<tier>d (reserve), "
-    "b<tier><slot> or br<n> (buy), or p (pass)"
+    "b<tier><slot> or br<n> (buy), or p (pass); or the words take, reserve, buy, pass"
 )
 _NOBLE_SUFFIX: Final = "n<id> (a noble)"
 # No player can hold more reserved cards than there are cards.
@@ -235,80 +276,153 @@ class _Parsed:
     noble_id: int = 0
 
 
+def _is_word_character(character: str) -> bool:
+    return character.isalpha() or character == "*"
+
+
 class _Reader:
-    """A cursor over the normalised text (lower case, no spaces)."""
+    """A cursor over the text in lower case; spaces between the parts are skipped."""
 
     def __init__(self, text: str) -> None:
         self.original = text
-        self.text = "".join(text.split()).lower()
+        # Lower case one character at a time, so that positions match the original.
+        self.text = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
         self.pos = 0
 
+    def skip(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def at_end(self) -> bool:
+        self.skip()
+        return self.pos >= len(self.text)
+
     def fail(self, expected: str) -> NotationError:
-        rest = self.text[self.pos :]
-        got = f"got {rest[0]!r}" if rest else "got the end of the text"
+        """An error saying what was expected at the cursor, and the word found there."""
+        self.skip()
+        start = end = self.pos
+        if start < len(self.text):
+            same = _is_word_character if _is_word_character(self.text[start]) else str.isdecimal
+            end = start + 1
+            if same(self.text[start]):
+                while end < len(self.text) and same(self.text[end]):
+                    end += 1
+        got = f"got {self.original[start:end]!r}" if end > start else "got the end of the text"
         return NotationError(f"cannot read {self.original!r}: expected {expected}, {got}")
 
     def peek(self) -> str:
+        self.skip()
         return self.text[self.pos : self.pos + 1]
 
     def accept(self, prefix: str) -> bool:
+        self.skip()
         if self.text.startswith(prefix, self.pos):
             self.pos += len(prefix)
             return True
         return False
 
+    def word(self) -> str:
+        """The run of letters at the cursor (``*`` counts as a letter)."""
+        self.skip()
+        end = self.pos
+        while end < len(self.text) and _is_word_character(self.text[end]):
+            end += 1
+        return self.text[self.pos : end]
+
     def number(self, expected: str, low: int, high: int, digits: int) -> int:
+        """A number of at most ``digits`` digits, which may be typed apart (``n 1 0``)."""
+        self.skip()
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdecimal():
-            self.pos += 1
-            if self.pos - start == digits:
+        value = ""
+        while len(value) < digits:
+            self.skip()
+            if self.pos < len(self.text) and self.text[self.pos].isdecimal():
+                value += self.text[self.pos]
+                self.pos += 1
+            else:
                 break
-        if self.pos == start:
-            raise self.fail(expected)
-        value = int(self.text[start : self.pos])
-        if not low <= value <= high:
+        if not value or not low <= int(value) <= high:
             self.pos = start
             raise self.fail(expected)
-        return value
+        return int(value)
+
+    def gems(self, expected: str) -> tuple[int, ...]:
+        """The gem indices of the colour word or the letters at the cursor; () if none.
+
+        Letters run together (``wbg``) and may be followed by a noble (``wbgn2``);
+        any other word is not a colour, and is refused with ``expected``.
+        """
+        run = self.word()
+        if not run:
+            return ()
+        for name, index in _TOKEN_WORDS:
+            if run.startswith(name):
+                self.pos += len(name)
+                return (index,)
+        rest = run.lstrip(_LETTERS.lower() + "*")
+        if rest not in ("", *_NOBLE_WORDS):
+            raise self.fail(expected)
+        letters = run[: len(run) - len(rest)]
+        self.pos += len(letters)
+        return tuple(_TOKEN_INDEX[letter] for letter in letters)
 
     def tokens(self, expected: str, allow_empty: bool) -> Tokens:
+        """Colours, each a letter or a name, with an optional count before it.
+
+        A count repeats the colour just after it. Commas and the word ``and``
+        between the colours are skipped.
+        """
         counts = [0] * 6
-        while self.pos < len(self.text):
-            start = self.pos
-            repeat = 1
-            if self.text[self.pos].isdecimal():
-                repeat = int(self.text[self.pos])
-                self.pos += 1
-            index = _TOKEN_INDEX.get(self.peek())
-            if index is None:
-                if repeat == 1 and self.pos == start:
+        while not self.at_end():
+            if self.accept(","):
+                continue
+            if self.word() == "and":
+                self.pos += len("and")
+                continue
+            counted = self.text[self.pos].isdecimal()
+            repeat = int(self.text[self.pos]) if counted else 1
+            self.pos += counted
+            found = self.gems(f"another colour: {_COLOURS}" if any(counts) else expected)
+            if not found:
+                if not counted:
                     break
-                raise self.fail("a token letter W B G R K or Y after a count")
-            counts[index] += repeat
-            self.pos += 1
+                raise self.fail(f"a colour after the count {repeat}: {_COLOURS}")
+            counts[found[0]] += repeat
+            for index in found[1:]:
+                counts[index] += 1
         if not allow_empty and not any(counts):
             raise self.fail(expected)
         return Tokens(*counts)
 
     def card(self, slot_or_deck: bool) -> tuple[int, int, int]:
-        """``(tier, slot, card_id)``: a slot 0 with tier set is the deck."""
+        """``(tier, slot, card_id)``: a slot 0 with tier set is the deck.
+
+        Besides ``<tier><slot>`` and ``<tier>d``, reads ``tier 3 slot 1``, and
+        ``tier 3`` alone, or ``<tier> deck``, for the deck of a blind reserve.
+        """
         if self.accept("#"):
             return 0, 0, self.number("a card id 1-90 after '#'", 1, 90, 2)
-        tier = self.number("a tier 1-3, or '#' and a card id", 1, 3, 1)
-        if slot_or_deck and self.accept("d"):
+        worded = self.accept("tier")
+        expected = "a tier 1-3 after 'tier'" if worded else "a tier 1-3, or '#' and a card id"
+        tier = self.number(expected, 1, 3, 1)
+        if slot_or_deck and (self.accept("deck") or self.accept("d")):
+            return tier, 0, 0
+        if self.accept("slot"):
+            return tier, self.number("a slot 1-4 after 'slot'", 1, 4, 1), 0
+        if slot_or_deck and worded and not self.peek().isdecimal():
             return tier, 0, 0
         deck = " or 'd' for the deck" if slot_or_deck else ""
         return tier, self.number(f"a slot 1-4{deck} after the tier", 1, 4, 1), 0
 
     def action(self) -> _Parsed:
-        if not self.text:
+        if self.at_end():
             raise NotationError(f"cannot read an empty text: expected {_EXPECTED_ACTION}")
         verb = next((v for word, v in _VERBS if self.accept(word)), None)
         if verb is None:
             raise self.fail(_EXPECTED_ACTION)
         parsed = _Parsed(verb)
         if verb == "+":
-            gems = self.tokens("the gems to take, e.g. +WBG or +RR", allow_empty=False)
+            gems = self.tokens(f"the gems to take, e.g. +WBG or +RR: {_COLOURS}", allow_empty=False)
             parsed = attrs.evolve(parsed, tokens=gems, returned=self.returns())
         elif verb == "r":
             tier, slot, card_id = self.card(slot_or_deck=True)
@@ -316,7 +430,7 @@ class _Reader:
                 parsed, tier=tier, slot=slot, card_id=card_id, returned=self.returns()
             )
         elif verb == "b":
-            if self.accept("r"):
+            if self.accept("reserved") or self.accept("r"):
                 index = self.number(
                     f"the index 1-{_MOST_RESERVED} of a reserved card after 'br'",
                     1,
@@ -328,10 +442,11 @@ class _Reader:
                 tier, slot, card_id = self.card(slot_or_deck=False)
                 parsed = attrs.evolve(parsed, tier=tier, slot=slot, card_id=card_id)
             if self.accept("="):
-                parsed = attrs.evolve(parsed, payment=self.tokens("", allow_empty=True))
-        if self.accept("n"):
+                payment = self.tokens(f"the payment after '=': {_COLOURS}", allow_empty=True)
+                parsed = attrs.evolve(parsed, payment=payment)
+        if any(self.accept(word) for word in _NOBLE_WORDS):
             parsed = attrs.evolve(parsed, noble_id=self.number("a noble id 1-10", 1, 10, 2))
-        if self.pos < len(self.text):
+        if not self.at_end():
             more = {
                 "+": f"'-' and the tokens returned, or {_NOBLE_SUFFIX}",
                 "r": f"'-' and the tokens returned, or {_NOBLE_SUFFIX}",
@@ -343,14 +458,16 @@ class _Reader:
 
     def returns(self) -> Tokens:
         if self.accept("-"):
-            return self.tokens("the tokens returned after '-', e.g. -KY", allow_empty=False)
+            return self.tokens(f"the tokens returned after '-', e.g. -KY: {_COLOURS}", False)
         return _NO_TOKENS
 
 
 def parse_action(text: str, state: GameState | PlayerView) -> Action:
     """The action a text names in ``state`` (see the notation above).
 
-    Case and spaces do not matter. When the text leaves out the payment of a
+    Case and spaces do not matter, and words may stand for the letters
+    (``take 2 red``, ``reserve tier 3``, ``buy tier 1 slot 2``: see above).
+    When the text leaves out the payment of a
     buy, the default payment is meant; when it leaves out the noble and one
     noble can come, that one is meant. The action returned is the one
     :func:`~splendor.legal_actions` lists for that outcome, when the text
@@ -375,6 +492,8 @@ def parse_action(text: str, state: GameState | PlayerView) -> Action:
     >>> state = new_game(2, seed=1)
     >>> parse_action("+rr", state)
     Take(gems=Tokens(red=2), returned=Tokens(), noble=None)
+    >>> parse_action("reserve tier 3", state)
+    ReserveFromDeck(tier=3, returned=Tokens(), noble=None)
     >>> from splendor import IllegalActionError
     >>> for text in ("r5", "b11"):
     ...     try:
@@ -383,6 +502,11 @@ def parse_action(text: str, state: GameState | PlayerView) -> Action:
     ...         print(type(error).__name__, error)
     NotationError cannot read 'r5': expected a tier 1-3, or '#' and a card id, got '5'
     IllegalActionError cannot afford card #24: the price is 4K and the player holds nothing
+    >>> try:
+    ...     parse_action("take red blu", state)
+    ... except NotationError as error:
+    ...     print(str(error).partition("expected ")[2])
+    another colour: colours are W B G R K (and Y for gold) or their names, got 'blu'
     """
     if type(text) is not str:
         raise InvalidArgumentError(f"expected the text of an action, got {text!r}")
