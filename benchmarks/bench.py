@@ -46,7 +46,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--games", type=int, default=500, help="timed games per player count")
-    parser.add_argument("--warmup", type=int, default=100, help="untimed games first")
+    parser.add_argument("--warmup", type=int, default=1000, help="untimed games first")
     parser.add_argument("--seed", type=int, default=20261130)
     args = parser.parse_args()
 
