@@ -36,19 +36,12 @@ from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.gems import Tokens
 from splendor.legal import legal_actions
 from splendor.rules import Rules
-from splendor.state import GameState, PlayerState
+from splendor.state import GameState, PlayerState, _tier_index
 from splendor.validation import check_state
 
 __all__ = ["PlayerView", "PublicPlayer", "determinize", "view"]
 
 _TIERS: Final = (1, 2, 3)
-
-
-def _tier_index(tier: object) -> int:
-    """``tier - 1`` for a tier 1-3; else raise :class:`~splendor.InvalidArgumentError`."""
-    if type(tier) is not int or not 1 <= tier <= 3:
-        raise InvalidArgumentError(f"a tier is 1, 2 or 3, got {tier!r}")
-    return tier - 1
 
 
 @attrs.frozen
