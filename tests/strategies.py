@@ -351,3 +351,9 @@ def perft(state: GameState, depth: int) -> int:
     if depth == 1:
         return len(actions)
     return sum(perft(splendor.apply(state, action), depth - 1) for action in actions)
+
+
+def spread(states: list[GameState], most: int) -> list[GameState]:
+    """At most about ``most`` of ``states``, evenly spread over the game."""
+    step = max(1, len(states) // most)
+    return states[::step]

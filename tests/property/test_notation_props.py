@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from splendor import (
     GameRecord,
-    GameState,
     IllegalActionError,
     NotationError,
     apply,
@@ -29,7 +28,7 @@ from splendor import (
     to_json,
     view,
 )
-from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games, spread
 
 CHECKED: Counter[str] = Counter()
 
@@ -40,14 +39,9 @@ def _report_counts() -> Iterator[None]:
     print(f"\n{__name__}: " + ", ".join(f"{n} {what}" for what, n in sorted(CHECKED.items())))
 
 
-def _some(states: list[GameState], most: int) -> list[GameState]:
-    step = max(1, len(states) // most)
-    return states[::step]
-
-
 @given(random_games(max_turns=200))
 def test_every_legal_action_round_trips_through_a_text_of_its_own(game: RandomGame) -> None:
-    for state in _some(game.states(), 8):
+    for state in spread(game.states(), 8):
         actions = legal_actions(state)
         texts = [format_action(action, state) for action in actions]
         assert len(set(texts)) == len(texts)

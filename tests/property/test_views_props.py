@@ -32,7 +32,7 @@ from splendor import (
     to_json,
     view,
 )
-from tests.strategies import RandomGame, random_games
+from tests.strategies import RandomGame, random_games, spread
 
 CHECKED: Counter[str] = Counter()
 
@@ -41,11 +41,6 @@ CHECKED: Counter[str] = Counter()
 def _report_counts() -> Iterator[None]:
     yield
     print(f"\n{__name__}: " + ", ".join(f"{n} {what}" for what, n in sorted(CHECKED.items())))
-
-
-def _some(states: list[GameState], most: int) -> list[GameState]:
-    step = max(1, len(states) // most)
-    return states[::step]
 
 
 def _blind(player: PlayerState) -> list[Card]:
@@ -96,7 +91,7 @@ def _ids_in_json(data: object, holds_cards: bool = False) -> set[int]:
 
 @given(random_games(max_turns=150))
 def test_a_view_and_its_json_never_show_a_card_the_seat_cannot_see(game: RandomGame) -> None:
-    for state in _some(game.states(), 6):
+    for state in spread(game.states(), 6):
         for seat in (None, *range(len(state.players))):
             hidden = _hidden(state, seat)
             seen = view(state, seat)
@@ -113,7 +108,7 @@ def test_a_view_and_its_json_never_show_a_card_the_seat_cannot_see(game: RandomG
 @given(random_games(max_turns=150))
 def test_the_view_of_a_determinized_state_is_the_view(game: RandomGame) -> None:
     rng = random.Random(game.seed)
-    for state in _some(game.states(), 4):
+    for state in spread(game.states(), 4):
         for seat in (None, *range(len(state.players))):
             seen = view(state, seat)
             guess = determinize(seen, rng)
