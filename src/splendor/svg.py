@@ -23,8 +23,8 @@ import attrs
 from splendor.components import Card, Noble
 from splendor.errors import InvalidArgumentError
 from splendor.gems import GEMS, Gem, Tokens
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.state import GameState, PlayerState
+from splendor.views import PlayerView, PublicPlayer
 
 __all__ = ["SvgImage", "render_svg"]
 
@@ -199,6 +199,25 @@ def _check_seat(seat: object, count: int) -> None:
         raise InvalidArgumentError(f"seat must be None or 0 to {count - 1}, got {seat!r}")
 
 
+def _seat(
+    index: int,
+    player: PlayerState | PublicPlayer,
+    reserved: tuple[Card | int, ...],
+    blind: tuple[bool, ...],
+) -> _Seat:
+    """One seat of the picture: what both a state and a view show of a player."""
+    return _Seat(
+        name=f"Player {index}",
+        tokens=player.tokens,
+        bonuses=player.bonuses,
+        points=player.points,
+        cards=len(player.cards),
+        nobles=player.nobles,
+        reserved=reserved,
+        blind=blind,
+    )
+
+
 def _from_state(state: GameState, seat: int | None) -> _Table:
     _check_seat(seat, len(state.players))
     seats = []
@@ -208,18 +227,7 @@ def _from_state(state: GameState, seat: int | None) -> _Table:
             card.tier if (hidden and blind) else card
             for card, blind in zip(player.reserved, player.reserved_blind, strict=True)
         )
-        seats.append(
-            _Seat(
-                name=f"Player {index}",
-                tokens=player.tokens,
-                bonuses=player.bonuses,
-                points=player.points,
-                cards=len(player.cards),
-                nobles=player.nobles,
-                reserved=reserved,
-                blind=player.reserved_blind,
-            )
-        )
+        seats.append(_seat(index, player, reserved, player.reserved_blind))
     return _Table(
         board=state.board,
         deck_sizes=tuple(len(deck) for deck in state.decks),
@@ -247,18 +255,7 @@ def _from_view(seen: PlayerView, seat: int | None) -> _Table:
         else:
             reserved = (*player.reserved, *player.blind_reserves)
             blind = (False,) * len(reserved)
-        seats.append(
-            _Seat(
-                name=f"Player {index}",
-                tokens=player.tokens,
-                bonuses=player.bonuses,
-                points=player.points,
-                cards=len(player.cards),
-                nobles=player.nobles,
-                reserved=reserved,
-                blind=blind,
-            )
-        )
+        seats.append(_seat(index, player, reserved, blind))
     return _Table(
         board=seen.board,
         deck_sizes=seen.deck_sizes,
