@@ -11,27 +11,34 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 import attrs
 
 from splendor import _counts as cnt
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS, NOBLES, Card, Noble
+from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.state import GameState
 
-if TYPE_CHECKING:
-    from splendor.views import PlayerView
+__all__ = ["ListsActions", "legal_actions"]
 
-__all__ = ["legal_actions"]
+
+class ListsActions(Protocol):
+    """Anything that lists the legal actions itself, like a
+    :class:`~splendor.PlayerView` of the seat to move."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the player to move, as :func:`legal_actions` lists them."""
+        ...
+
 
 # The fewest bonuses any noble asks for: below it no noble can qualify.
 MIN_NOBLE_TOTAL: Final = min(noble.requirement.total for noble in NOBLES)
 
 
-def legal_actions(state: GameState | PlayerView) -> Sequence[Action]:
+def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
     """Every legal action of the player to move, each legal outcome once.
 
     The order is deterministic: takes, then reserves of face-up cards (tier 1
@@ -45,7 +52,8 @@ def legal_actions(state: GameState | PlayerView) -> Sequence[Action]:
 
     Args:
         state: the state to move from, or the :class:`~splendor.PlayerView`
-            of the seat to move, which gives the same actions.
+            of the seat to move, which gives the same actions (any object
+            with a ``legal_actions()`` method is asked for its own list).
 
     Returns:
         A tuple of actions; empty once the game is over.
@@ -181,11 +189,19 @@ def legal_actions(state: GameState | PlayerView) -> Sequence[Action]:
     return tuple(actions)
 
 
-def _listing_for(view: object) -> Sequence[Action]:
-    """:func:`legal_actions` from a view; anything else is rejected there."""
-    from splendor.views import _legal_actions
-
-    return _legal_actions(view)
+def _listing_for(value: object) -> tuple[Action, ...]:
+    """:func:`legal_actions` of an object that lists its own, like a view."""
+    listing = getattr(type(value), "legal_actions", None)
+    if listing is None or type(value) is type:
+        raise InvalidArgumentError(
+            f"expected a GameState or a PlayerView, got {type(value).__name__}"
+        )
+    actions = listing(value)
+    if type(actions) is not tuple:
+        raise InvalidArgumentError(
+            f"{type(value).__name__}.legal_actions() must return a tuple of actions"
+        )
+    return actions
 
 
 _PASS: Final = Pass()

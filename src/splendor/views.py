@@ -156,6 +156,18 @@ class PlayerView:
     passes: int
     winners: tuple[int, ...]
 
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move, the same as for the state.
+
+        :func:`splendor.legal_actions` of a view calls this.
+
+        Raises:
+            InvalidArgumentError: for a view of another seat than the one to
+                move, or a spectator's.
+        """
+        _check_mover(self)
+        return legal_actions(_stand_in(self))
+
     def _repr_svg_(self) -> str:
         """The view as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
         from splendor.svg import render_svg
@@ -494,16 +506,6 @@ def _dealt(player: PublicPlayer, left: Sequence[Iterator[Card]]) -> PlayerState:
         points=player.points,
         bonuses=player.bonuses,
     )
-
-
-def _legal_actions(player_view: object) -> tuple[Action, ...]:
-    """:func:`splendor.legal_actions` from the view of the seat to move."""
-    if type(player_view) is not PlayerView:
-        raise InvalidArgumentError(
-            f"expected a GameState or a PlayerView, got {type(player_view).__name__}"
-        )
-    _check_mover(player_view)
-    return tuple(legal_actions(_stand_in(player_view)))
 
 
 def _stand_in(player_view: PlayerView) -> GameState:
