@@ -54,3 +54,10 @@ def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
     session.install(".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+
+
+@nox.session(default=False)
+def soak(session: nox.Session) -> None:
+    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``."""
+    session.install("-e", ".")
+    session.run("python", "-m", "tests.soak", "--workers", "2", *session.posargs)
