@@ -61,3 +61,10 @@ def soak(session: nox.Session) -> None:
     """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``."""
     session.install("-e", ".")
     session.run("python", "-m", "tests.soak", "--workers", "2", *session.posargs)
+
+
+@nox.session(default=False)
+def fuzz(session: nox.Session) -> None:
+    """Mutated JSON and texts against every reader, time and memory bounded: ``-- --cases N``."""
+    session.install("-e", ".")
+    session.run("python", "-m", "tests.fuzz", *session.posargs)
