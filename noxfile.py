@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "docs"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs", "package"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -68,3 +71,14 @@ def fuzz(session: nox.Session) -> None:
     """Mutated JSON and texts against every reader, time and memory bounded: ``-- --cases N``."""
     session.install("-e", ".")
     session.run("python", "-m", "tests.fuzz", *session.posargs)
+
+
+@nox.session
+def package(session: nox.Session) -> None:
+    """Build the sdist and wheel, check them with twine and for the files a release ships."""
+    session.install("build", "twine")
+    out = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(out))
+    session.run("twine", "check", "--strict", f"{out}/*")
+    session.run("python", "tools/check_dist.py", out)
