@@ -12,6 +12,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
+    "MissingExtraError",
     "SplendorError",
     "UnknownColourError",
 ]
@@ -55,3 +56,18 @@ class InvalidStateError(SplendorError, ValueError):
     Raised by :func:`splendor.check_state` with the name of the broken
     invariant, for example when tokens do not add up to the rules' totals.
     """
+
+
+class MissingExtraError(SplendorError, ImportError):
+    """An optional feature needs a package that is not installed.
+
+    The message names the extra that brings it, for example
+    ``pip install "splendor-rules[rl]"``.
+
+    Attributes:
+        extra: the name of the extra to install.
+    """
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        super().__init__(message)
+        self.extra = extra
