@@ -9,6 +9,7 @@ wrong for the operation.
 from __future__ import annotations
 
 __all__ = [
+    "EncodingError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
@@ -58,11 +59,34 @@ class InvalidStateError(SplendorError, ValueError):
     """
 
 
+class EncodingError(SplendorError, ValueError):
+    """A sequence of action codes (see :mod:`splendor.encoding`) that is not
+    a legal turn, or part of one, in the given state.
+
+    The message names the first bad code and its position, for example
+    ``"code 12 (reserve tier 1 slot 0) at position 0 is not legal here"``.
+
+    Attributes:
+        position: the index of the first bad code in the sequence (the length
+            of the sequence when it ends before the turn is complete), or
+            ``None`` when the error is not about one place in a sequence.
+        code: the bad code, or ``None`` when there is none (a sequence that
+            ends too soon) or it is not an ``int``.
+    """
+
+    def __init__(self, message: str, *, position: int | None = None, code: int | None = None):
+        super().__init__(message)
+        self.position = position
+        self.code = code
+
+
 class MissingExtraError(SplendorError, ImportError):
     """An optional feature needs a package that is not installed.
 
     The message names the extra that brings it, for example
-    ``pip install "splendor-rules[rl]"``.
+    ``pip install "splendor-rules[rl]"``. Unlike the other errors it derives
+    from :class:`ImportError`, not :class:`ValueError`: it is raised on
+    import, where ``except ImportError`` expects it.
 
     Attributes:
         extra: the name of the extra to install.
