@@ -123,6 +123,11 @@ def test_an_illegal_code_loses_by_default() -> None:
         env.step(0)
 
 
+def test_stepping_before_reset_is_refused() -> None:
+    with pytest.raises(IllegalActionError, match="reset"):
+        SplendorEnv().step(0)
+
+
 def test_an_illegal_code_raises_when_asked_and_changes_nothing() -> None:
     env = SplendorEnv(illegal_action="raise")
     _obs, info = env.reset(seed=4)

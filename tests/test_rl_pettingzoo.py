@@ -215,6 +215,23 @@ def test_bad_options_are_refused(options: dict[str, object], match: str) -> None
         aec_env(**options)  # type: ignore[arg-type]  # the wrong types on purpose
 
 
+def test_stepping_before_reset_or_after_the_end_is_refused() -> None:
+    env = aec_env()
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(0)
+    env.reset(seed=6)
+    _play(env, seed=6)
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(None)
+
+
+def test_an_unknown_agent_is_refused() -> None:
+    env = aec_env()
+    env.reset(seed=1)
+    with pytest.raises(InvalidArgumentError, match="unknown agent"):
+        env.observe("player_7")
+
+
 def test_a_bad_seed_is_refused() -> None:
     env = aec_env()
     with pytest.raises(InvalidArgumentError, match="seed"):

@@ -166,12 +166,12 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         """Make one decision for the learner; the bots then play if its turn is over.
 
         Raises:
-            IllegalActionError: after the game ended (call ``reset``), or for
+            IllegalActionError: before ``reset`` or after the game ended, or for
                 an illegal code with ``illegal_action="raise"``.
             InvalidArgumentError: for something that is not an int code.
         """
         if self._over:
-            raise IllegalActionError("the game is over: call reset() to deal a new one")
+            raise IllegalActionError("no game in progress: call reset() to deal one")
         code = as_code(action)
         turns = self._turns
         if code not in turns.codes:

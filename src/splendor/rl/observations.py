@@ -318,11 +318,15 @@ def _public_reserve(player: PublicPlayer) -> list[int]:
 
 def _state_reserve(player: PlayerState) -> list[int]:
     """The same rows from a player's full state: its blind reserves as tiers, in order."""
+    reserved = player.reserved
+    if not reserved:
+        return []
     flags = player.reserved_blind
-    ids = [card.id for card, blind in zip(player.reserved, flags, strict=True) if not blind]
-    if any(flags):
-        tiers = sorted(c.tier for c, blind in zip(player.reserved, flags, strict=True) if blind)
-        ids += [_HIDDEN + tier for tier in tiers]
+    if True not in flags:
+        return [card.id for card in reserved]
+    ids = [card.id for card, blind in zip(reserved, flags, strict=True) if not blind]
+    tiers = sorted(card.tier for card, blind in zip(reserved, flags, strict=True) if blind)
+    ids += [_HIDDEN + tier for tier in tiers]
     return ids
 
 

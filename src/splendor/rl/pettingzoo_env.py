@@ -184,8 +184,16 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         self.agent_selection = self.possible_agents[self._turns.state.current_player]
 
     def observe(self, agent: str) -> Observation:
-        """The observation of ``agent``: its view and its action mask."""
-        seat = self._seats[agent]
+        """The observation of ``agent``: its view and its action mask.
+
+        Raises:
+            InvalidArgumentError: for a name that is not one of the agents.
+        """
+        seat = self._seats.get(agent)
+        if seat is None:
+            raise InvalidArgumentError(
+                f"unknown agent {agent!r}: the agents are {self.possible_agents}"
+            )
         turns = self._turns
         state = turns.state
         if seat == state.current_player and not state.winners:
@@ -202,10 +210,12 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
 
         Raises:
             IllegalActionError: for a code that the action mask does not
-                allow (nothing changes then).
+                allow (nothing changes then), or before ``reset``.
             InvalidArgumentError: for something that is not an int code (or
                 not ``None`` for an agent whose game has ended).
         """
+        if not self.agents:
+            raise IllegalActionError("no game in progress: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
