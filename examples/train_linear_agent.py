@@ -12,7 +12,9 @@ training games, played by sampling the policy) as an SVG picture. Run it with ``
 
     python examples/train_linear_agent.py --episodes 3000
 
-A few minutes of CPU are enough to beat RandomBot clearly.
+RandomBot is weak: even the untrained policy, uniform over the legal codes,
+wins about 90% of the games against it; a few thousand training games take
+the trained policy to about 98%.
 """
 
 from __future__ import annotations
