@@ -22,6 +22,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -71,6 +72,7 @@ from splendor import (
 )
 from splendor.bots import load_bot
 from splendor.cli import main
+from tests.builders import unchecked
 
 Call = Callable[[], object]
 _T = TypeVar("_T")
@@ -865,13 +867,26 @@ _TOKENS = st.builds(
 _CARDS = st.sampled_from(CARDS)
 _NOBLE_FIELD = st.one_of(st.none(), st.sampled_from(NOBLES), _ANY)
 _ACTIONS = st.one_of(
-    st.builds(Take, st.one_of(_TOKENS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD),
-    st.builds(Reserve, st.one_of(_CARDS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD),
+    # Built without the constructors' checks: apply checks every field again.
     st.builds(
-        ReserveFromDeck, st.one_of(st.integers(-2, 5), _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
+        partial(unchecked, Take), st.one_of(_TOKENS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
     ),
-    st.builds(Buy, st.one_of(_CARDS, _ANY), st.one_of(st.none(), _TOKENS, _ANY), _NOBLE_FIELD),
-    st.builds(Pass, _NOBLE_FIELD),
+    st.builds(
+        partial(unchecked, Reserve), st.one_of(_CARDS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
+    ),
+    st.builds(
+        partial(unchecked, ReserveFromDeck),
+        st.one_of(st.integers(-2, 5), _ANY),
+        st.one_of(_TOKENS, _ANY),
+        _NOBLE_FIELD,
+    ),
+    st.builds(
+        partial(unchecked, Buy),
+        st.one_of(_CARDS, _ANY),
+        st.one_of(st.none(), _TOKENS, _ANY),
+        _NOBLE_FIELD,
+    ),
+    st.builds(partial(unchecked, Pass), _NOBLE_FIELD),
     _ANY,
 )
 
