@@ -172,8 +172,9 @@ HANDLED: dict[str, Call] = {
     "apply Take subclass": lambda: apply(STATE, Take(type("T", (Tokens,), {})(red=2))),
     "apply Take returned None": lambda: apply(STATE, Take(THREE, None)),  # type: ignore[arg-type]  # wrong type on purpose
     "apply Take gold": lambda: apply(STATE, Take(Tokens(gold=1))),
-    "apply Take huge": lambda: apply(STATE, Take(Tokens(red=10**30))),
-    "apply Take returned huge": lambda: apply(STATE, Take(THREE, Tokens(red=10**30))),
+    "apply Take huge": lambda: apply(STATE, Take(Tokens(red=10**9))),
+    "apply Take returned huge": lambda: apply(STATE, Take(THREE, Tokens(red=10**9))),
+    "Tokens over the bound": lambda: Tokens(red=10**9 + 1),
     "apply noble str": lambda: apply(STATE, Take(THREE, noble="N1")),  # type: ignore[arg-type]  # wrong type on purpose
     "apply noble hand made": lambda: apply(STATE, Take(THREE, noble=_noble_copy(STATE.nobles[0]))),
     "apply Reserve None": lambda: apply(STATE, Reserve(None)),  # type: ignore[arg-type]  # wrong type on purpose
@@ -303,7 +304,7 @@ def test_odd_but_valid_arguments_give_results() -> None:
     assert determinize(view(STATE, 0), random.SystemRandom()).turn == 0
     assert determinize(view(STATE, 0), 10**50) == determinize(view(STATE, 0), 10**50)
     assert str(Tokens.of("red")) == "1R"  # type: ignore[arg-type]  # a colour's name stands for the colour
-    assert Tokens(red=10**40).total == 10**40
+    assert Tokens(red=10**9).total == 10**9
     assert Tokens().get("purple") is None  # type: ignore[call-overload]  # the Mapping contract: a missing key
     assert "purple" not in Tokens()
     # Digits of other scripts are digits: Arabic-Indic one, one is "r11".
