@@ -3,7 +3,9 @@
 Plays seeded games in which every player picks uniformly among
 ``splendor.legal_actions(state)`` and measures, per player count:
 
-- steps/s: one ``legal_actions`` plus one ``apply`` (the random choice included);
+- steps/s: one ``legal_actions`` plus one ``apply`` (the random choice included),
+  by the clock and by the process's CPU time (``cpu/s``: steadier on a busy
+  machine, where other processes take turns on the cores);
 - games/s: whole games, dealing included;
 - mean turns per game and mean branching (legal actions per state).
 
@@ -26,13 +28,14 @@ import time
 import splendor
 
 
-def play(players: int, games: int, seed: int) -> tuple[int, int, float]:
-    """Play ``games`` random games; return (steps, summed branching, seconds)."""
+def play(players: int, games: int, seed: int) -> tuple[int, int, float, float]:
+    """Play ``games`` random games; return (steps, summed branching, seconds, CPU seconds)."""
     legal_actions = splendor.legal_actions
     apply = splendor.apply
     steps = 0
     branching = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     for game in range(games):
         rng = random.Random(seed + game)
         state = splendor.new_game(players, seed=seed + game)
@@ -41,7 +44,7 @@ def play(players: int, games: int, seed: int) -> tuple[int, int, float]:
             branching += len(actions)
             state = apply(state, actions[rng.randrange(len(actions))])
             steps += 1
-    return steps, branching, time.perf_counter() - start
+    return steps, branching, time.perf_counter() - start, time.process_time() - cpu
 
 
 def main() -> int:
@@ -63,7 +66,7 @@ def main() -> int:
         mode = "cold: a fresh process each" if args.cold else f"after {args.warmup} warm-up games"
         print(f"splendor {splendor.__version__}, Python {sys.version.split()[0]}, {mode}")
         print(
-            f"{'players':>7} {'games':>6} {'steps/s':>9} {'games/s':>8} "
+            f"{'players':>7} {'games':>6} {'steps/s':>9} {'cpu/s':>9} {'games/s':>8} "
             f"{'turns':>7} {'branching':>9}",
             flush=True,
         )
@@ -75,9 +78,10 @@ def main() -> int:
             continue
         if args.warmup:
             play(players, args.warmup, args.seed + 10_000_000)
-        steps, branching, seconds = play(players, args.games, args.seed)
+        steps, branching, seconds, cpu = play(players, args.games, args.seed)
         print(
-            f"{players:>7} {args.games:>6} {steps / seconds:>9,.0f} {args.games / seconds:>8.1f} "
+            f"{players:>7} {args.games:>6} {steps / seconds:>9,.0f} {steps / cpu:>9,.0f} "
+            f"{args.games / seconds:>8.1f} "
             f"{steps / args.games:>7.1f} {branching / steps:>9.1f}",
             flush=True,
         )

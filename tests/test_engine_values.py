@@ -101,7 +101,7 @@ def test_rules_numbers_are_bounded(settings: dict[str, object]) -> None:
 
 
 def test_rules_at_the_bound_are_accepted() -> None:
-    rules = Rules(points_to_win=MAX_COUNT, gems_by_players=(MAX_COUNT,) * 3)
+    rules = Rules(points_to_win=MAX_COUNT, gems_by_players=(MAX_COUNT, MAX_COUNT, MAX_COUNT))
     assert new_game(2, seed=1, rules=rules).bank[Gem.RED] == MAX_COUNT
 
 
@@ -208,3 +208,12 @@ def test_listed_actions_equal_the_attrs_ones() -> None:
             assert twin == action
             assert hash(twin) == hash(action)
         state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_the_thorough_profile_tries_more_random_examples() -> None:
+    from hypothesis import settings
+
+    thorough, ci = settings.get_profile("thorough"), settings.get_profile("ci")
+    assert thorough.max_examples > 10 * ci.max_examples
+    assert not thorough.derandomize
+    assert ci.derandomize

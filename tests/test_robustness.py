@@ -329,7 +329,11 @@ def test_a_bot_that_raises_passes_its_own_error_on() -> None:
         Rules(points_to_win=1),
         Rules(gems_by_players=(0, 0, 0), gold_by_players=(0, 0, 0)),
         Rules(reserve_limit=0),
-        Rules(gems_by_players=(10**6,) * 3, gold_by_players=(10**6,) * 3, token_limit=10**9),
+        Rules(
+            gems_by_players=(10**6, 10**6, 10**6),
+            gold_by_players=(10**6, 10**6, 10**6),
+            token_limit=10**9,
+        ),
         Rules(nobles_by_players=(0, 0, 0)),
         Rules(nobles_by_players=(10, 10, 10)),
     ],

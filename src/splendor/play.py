@@ -408,16 +408,17 @@ def _finish(
         raise InvalidArgumentError(f"an action's noble must be a Noble or None, got {choice!r}")
     nobles = state.nobles
     b = player.bonuses._counts
-    if nobles and b[0] + b[1] + b[2] + b[3] + b[4] >= MIN_NOBLE_TOTAL:
-        qualified = _qualifying(nobles, b)
-    else:
-        qualified = ()
+    qualified = (
+        _qualifying(nobles, b)
+        if nobles and b[0] + b[1] + b[2] + b[3] + b[4] >= MIN_NOBLE_TOTAL
+        else None
+    )
     if qualified:
         if choice is None:
+            choice = qualified[0]
             if len(qualified) > 1:
                 names = ", ".join(f"N{n.id}" for n in qualified)
                 raise IllegalActionError(f"several nobles qualify ({names}): choose one")
-            choice = qualified[0]
         elif choice not in qualified:
             raise IllegalActionError(_no_visit(choice, nobles))
         player = _player(
