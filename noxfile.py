@@ -34,6 +34,26 @@ def mypy(session: nox.Session) -> None:
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
+@nox.session(default=False)
+def pyright(session: nox.Session) -> None:
+    """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
+    session.install("-e", ".[cli]", *group("pyright"))
+    python = f"{session.bin}/python"
+    session.run("pyright", "--pythonpath", python, *session.posargs)
+
+
+@nox.session(default=False)
+def thorough(session: nox.Session) -> None:
+    """The property tests with the ``thorough`` Hypothesis profile: many more random examples.
+
+    Not part of the default run (it takes far longer); pass other test paths
+    to widen it, e.g. ``nox -s thorough -- tests``.
+    """
+    session.install("-e", ".[cli]", *group("test"))
+    paths = session.posargs or ["tests/property"]
+    session.run("pytest", "-q", *paths, env={"HYPOTHESIS_PROFILE": "thorough"})
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """``ruff check`` and ``ruff format --check``."""
