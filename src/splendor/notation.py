@@ -74,7 +74,7 @@ from splendor.play import apply
 from splendor.record import GameRecord
 from splendor.rules import Rules
 from splendor.state import GameState, PlayerState
-from splendor.views import PlayerView, _check_mover, _stand_in
+from splendor.views import PlayerView
 
 __all__ = [
     "NotationError",
@@ -158,8 +158,7 @@ def _actor(state: GameState | PlayerView) -> tuple[GameState, PlayerState]:
     if type(state) is GameState:
         return state, state.players[state.current_player]
     if type(state) is PlayerView:
-        _check_mover(state)
-        full = _stand_in(state)
+        full = state.stand_in()
         return full, full.players[full.current_player]
     raise InvalidArgumentError(f"expected a GameState or a PlayerView, got {type(state).__name__}")
 
