@@ -56,7 +56,9 @@ def test_a_module_below_json_imports_neither_serialization_nor_cattrs(module: st
     assert "splendor._strict" not in imported
 
 
-@pytest.mark.parametrize("module", ["serialization", "views", "record", "validation", "notation"])
+@pytest.mark.parametrize(
+    "module", ["serialization", "views", "record", "validation", "notation", "record_text"]
+)
 def test_no_private_name_of_another_module_is_imported(module: str) -> None:
     # An underscore module is a home for shared helpers: importing it is fine.
     tree = ast.parse((SOURCE / f"{module}.py").read_text(encoding="utf-8"))

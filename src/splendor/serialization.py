@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from importlib import resources
 from types import GenericAlias, MappingProxyType, UnionType
 from typing import Any, Final, TypeVar, overload
@@ -62,7 +62,12 @@ from splendor._strict import (
 )
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble, is_game_card, is_game_noble
-from splendor.errors import InvalidArgumentError, InvalidStateError, SplendorError
+from splendor.errors import (
+    InvalidArgumentError,
+    InvalidStateError,
+    SerializationError,
+    SplendorError,
+)
 from splendor.gems import GEMS, Gem, Tokens
 from splendor.record import GameRecord
 from splendor.rules import Rules
@@ -108,40 +113,6 @@ _VERSION: Final = ("format", FORMAT_VERSION)
 _CLASS_BY_TAG: Final = {tag: cls for cls, tag in ACTION_TAGS.items()}
 _GEM_BY_NAME: Final = {gem.value: gem for gem in GEMS}
 _COLOUR_LIST: Final = ", ".join(_GEM_BY_NAME)
-# The most characters of the message of a SerializationError.
-_MAX_MESSAGE: Final = 20_000
-
-
-class SerializationError(SplendorError, ValueError):
-    """A JSON document cannot be loaded: the problems found, with their JSON paths.
-
-    Attributes:
-        errors: one message per problem, each ending with ``@`` and the path of
-            the value at fault, like ``"unknown card id 91 @ $.board[0][2]"``.
-            At most :data:`MAX_PROBLEMS` problems are listed; a document with
-            more ends the list with a line saying that loading stopped there.
-
-    The message lists the problems too, cut at 20,000 characters.
-
-    >>> try:
-    ...     from_json('{"type": "buy", "card": 91}', Buy)
-    ... except SerializationError as error:
-    ...     print(error.errors)
-    ('unknown card id 91 (card ids run 1 to 90) @ $.card',)
-    """
-
-    errors: tuple[str, ...]
-
-    def __init__(self, what: str, errors: Sequence[str]) -> None:
-        self.errors = tuple(errors)
-        if len(self.errors) == 1:
-            message = f"cannot load {what} from JSON: {self.errors[0]}"
-        else:
-            listed = "".join(f"\n  - {error}" for error in self.errors)
-            message = f"cannot load {what} from JSON, {len(self.errors)} problems:{listed}"
-        if len(message) > _MAX_MESSAGE:
-            message = message[: _MAX_MESSAGE - 20] + " ... (cut short)"
-        super().__init__(message)
 
 
 # Tokens: an object of colour name to count; colours at 0 are left out.
@@ -475,7 +446,7 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
     >>> from_json('{"type": "pass", "noble": 11}', Action)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.serialization.SerializationError: cannot load Action from JSON: unknown noble id 11 ...
+    splendor.errors.SerializationError: cannot load Action from JSON: unknown noble id 11 ...
     """
     if not isinstance(text, str | bytes | bytearray):
         raise InvalidArgumentError(f"expected JSON text (str or bytes), got {type(text).__name__}")
