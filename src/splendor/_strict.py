@@ -37,8 +37,8 @@ from splendor.errors import SplendorError
 __all__ = [
     "MAX_INTEGER",
     "MAX_PROBLEMS",
+    "STOPPED",
     "Invalid",
-    "TooMany",
     "at",
     "class_structure",
     "counting",
@@ -65,9 +65,8 @@ class Invalid(ValueError):
     """A value that does not fit its place in the document (its message is shown as is)."""
 
 
-class TooMany(Exception):
-    """Raised, once, when a document has more than :data:`MAX_PROBLEMS` problems."""
-
+#: The problem put last in a list cut short at :data:`MAX_PROBLEMS`.
+STOPPED: Final = f"more problems follow: loading stopped after {MAX_PROBLEMS}"
 
 # The number of problems found so far in the document being loaded (one
 # counter per call of ``counting``, so loads in other threads do not mix).
@@ -84,21 +83,21 @@ def counting() -> Iterator[None]:
         _found.reset(token)
 
 
-def found(error: BaseException) -> None:
-    """Count a problem just collected; past :data:`MAX_PROBLEMS`, stop loading.
+def found(error: BaseException) -> bool:
+    """Count a problem just collected; ``False`` once there are enough of them.
 
     Only leaf problems count (not the groups that carry them up), so the
-    count is the number of lines the document's error will have. Raising
-    :class:`TooMany` ends the loading at once, so that a document with
-    millions of bad values costs no more than one with a hundred.
+    count is about the number of lines the document's error will have. A
+    hook that gets ``False`` stops looking at the rest of its value, so
+    that a document with millions of bad values costs no more than one
+    with a hundred.
     """
-    if isinstance(error, BaseExceptionGroup):
-        return
     count = _found.get()
-    if count is not None:
+    if count is None:
+        return True
+    if not isinstance(error, BaseExceptionGroup):
         count[0] += 1
-        if count[0] > MAX_PROBLEMS:
-            raise TooMany
+    return count[0] < MAX_PROBLEMS
 
 
 def number(value: int) -> str:
@@ -232,26 +231,18 @@ def install(converter: Converter) -> None:
                 raise Invalid(f"expected an array, got {kind(value)}")
             if size is not None and len(value) != size:
                 raise Invalid(f"expected an array of {size} items, got {len(value)}")
-            if size is None:
-                item_kind = args[0]
-                hook = hook_of(item_kind)
-                try:
-                    return tuple([hook(item, item_kind) for item in value])
-                except TooMany:
-                    raise
-                except Exception:  # redone item by item below for the paths
-                    pass
+            # Each item is read once (a second pass would count its problems twice).
             items: list[object] = []
             errors: list[Exception] = []
             for index, item in enumerate(value):
                 item_kind = kinds(index)
                 try:
                     items.append(hook_of(item_kind)(item, item_kind))
-                except TooMany:
-                    raise
                 except Exception as error:  # collected, then reported with their paths
                     errors.append(noted(error, index, item_kind))
-                    found(error)
+                    if not found(error):
+                        errors.append(noted(Invalid(STOPPED), index, item_kind))
+                        break
             if errors:
                 raise IterableValidationError("While structuring an array", errors, tuple)
             return tuple(items)

@@ -125,6 +125,12 @@ def _unstructure_tokens(tokens: Tokens) -> dict[str, int]:
 
 
 def _structure_tokens(value: object, _: object) -> Tokens:
+    if (
+        type(value) is dict
+        and value.keys() <= _GEM_BY_NAME.keys()
+        and all(type(n) is int and 0 <= n <= MAX_INTEGER for n in value.values())
+    ):
+        return Tokens(**value)  # the usual case, at once
     if type(value) is not dict:
         raise Invalid(f'expected an object of token counts like {{"red": 2}}, got {kind(value)}')
     counts = dict.fromkeys(GEMS, 0)
@@ -143,7 +149,9 @@ def _structure_tokens(value: object, _: object) -> Tokens:
             counts[gem] = n
             continue
         errors.append(noted(error, key, int))
-        _strict.found(error)
+        if not _strict.found(error):
+            errors.append(noted(Invalid(_strict.STOPPED), key, int))
+            break
     if errors:
         raise ClassValidationError("While structuring Tokens", errors, Tokens)
     return Tokens(*counts.values())
@@ -482,12 +490,13 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
             value = converter.structure(data, target)
     except StructureHandlerNotFoundError as error:
         raise InvalidArgumentError(f"cannot load {what} from JSON: {error}") from error
-    except _strict.TooMany as error:
-        problems = [f"more than {MAX_PROBLEMS} problems: loading stopped @ $"]
-        raise SerializationError(what, problems) from error
     except Exception as error:  # every problem of the document, reported with its path
         problems = transform_error(error, "$", _strict.describe)
-        if len(problems) > MAX_PROBLEMS:
+        stopped = [line for line in problems if line.startswith(_strict.STOPPED)]
+        problems = [line for line in problems if not line.startswith(_strict.STOPPED)]
+        if stopped:  # loading stopped early: more problems were not looked for
+            problems[MAX_PROBLEMS:] = [f"{_strict.STOPPED} @ $"]
+        elif len(problems) > MAX_PROBLEMS:
             problems[MAX_PROBLEMS:] = [f"and {len(problems) - MAX_PROBLEMS} more @ $"]
         raise SerializationError(what, problems) from error
     if target is PlayerState:
