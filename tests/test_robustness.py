@@ -307,8 +307,6 @@ def test_odd_but_valid_arguments_give_results() -> None:
     assert Tokens(red=10**9).total == 10**9
     assert Tokens().get("purple") is None  # type: ignore[call-overload]  # the Mapping contract: a missing key
     assert "purple" not in Tokens()
-    # Digits of other scripts are digits: Arabic-Indic one, one is "r11".
-    assert parse_action("r\u0661\u0661", STATE) == Reserve(FACE_UP)
 
 
 def test_a_bot_that_raises_passes_its_own_error_on() -> None:
