@@ -28,15 +28,9 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.cli import (
-    FileError,
-    GameOutcome,
-    load_file,
-    main,
-    save_record,
-    summarize,
-    wilson,
-)
+from splendor.cli import FileError, main
+from splendor.cli.files import load_file, save_record
+from splendor.cli.stats import GameOutcome, summarize, wilson
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -342,16 +336,15 @@ def test_replay_refuses_a_state_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_ctrl_c_during_simulate_reports_the_games_played(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import splendor.cli
-
-    real = splendor.cli.simulate_one
+    import splendor.cli.simulate
+    from splendor.cli.stats import simulate_one as real
 
     def interrupted_at_five(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcome:
         if job[2] == 5:
             raise KeyboardInterrupt
         return real(job)
 
-    monkeypatch.setattr(splendor.cli, "simulate_one", interrupted_at_five)
+    monkeypatch.setattr(splendor.cli.simulate, "simulate_one", interrupted_at_five)
     target = tmp_path / "partial.json"
     code, text = run("simulate", "-n", "20", "-q", "--no-color", "--json", str(target))
     assert code == 130
@@ -362,11 +355,11 @@ def test_ctrl_c_during_simulate_reports_the_games_played(
 
 
 def test_the_moves_list_shows_each_buy_once_with_its_other_payments() -> None:
-    from splendor.cli import _action_groups
+    from splendor.cli.prompt import action_groups
 
     record = play_game([GreedyBot(), RandomBot()], seed=3)
     state = record.replay()[9]
-    groups = dict(_action_groups(legal_actions(state), state))
+    groups = dict(action_groups(legal_actions(state), state))
     buys = [a for a in legal_actions(state) if isinstance(a, Buy)]
     assert len(groups["Buy"]) == len({a.card for a in buys}) < len(buys)
     assert "b11 (or 2 other payments)" in groups["Buy"]
@@ -459,12 +452,12 @@ def test_a_deeply_nested_json_file_is_refused_in_one_line(
 def test_load_file_turns_a_stray_error_of_a_loader_into_a_file_error(
     error: Exception, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import splendor.cli
+    import splendor.cli.files
 
     def failing(text: str) -> GameRecord:
         raise error
 
-    monkeypatch.setattr(splendor.cli, "parse_record", failing)
+    monkeypatch.setattr(splendor.cli.files, "parse_record", failing)
     path = tmp_path / "game.txt"
     path.write_text("players: 2\nseed: 1\n", encoding="utf-8")
     with pytest.raises(FileError, match="cannot load"):
@@ -477,12 +470,12 @@ def test_load_file_turns_a_stray_error_of_a_loader_into_a_file_error(
 def test_the_prompt_asks_again_after_any_error_of_the_notation(
     error: Exception, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import splendor.cli
+    import splendor.cli.prompt
 
     def failing(text: str, table: object) -> Action:
         raise error
 
-    monkeypatch.setattr(splendor.cli, "parse_action", failing)
+    monkeypatch.setattr(splendor.cli.prompt, "parse_action", failing)
     code, text = run("play", "--seed", "1", "--no-color", read=lines_from(["r\u00b21", "quit"]))
     assert code == 0
     assert f"Not understood: {error}" in text
@@ -506,12 +499,12 @@ def test_replay_reads_only_ascii_turn_numbers_of_any_length(tmp_path: Path) -> N
 def test_an_unexpected_error_is_one_line_with_status_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import splendor.cli
+    import splendor.cli.show
 
     def broken(*args: object) -> int:
         raise RuntimeError("first line\nsecond line")
 
-    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    monkeypatch.setattr(splendor.cli.show, "run_show", broken)
     code, _ = run("show", "anything.json")
     assert code == 1
     assert one_line_error(capsys) == (
@@ -522,12 +515,12 @@ def test_an_unexpected_error_is_one_line_with_status_1(
 def test_a_long_error_message_is_cut_short(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import splendor.cli
+    import splendor.cli.show
 
     def broken(*args: object) -> int:
         raise FileError("x" * 50_000)
 
-    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    monkeypatch.setattr(splendor.cli.show, "run_show", broken)
     code, _ = run("show", "anything.json")
     assert code == 2
     err = one_line_error(capsys)
@@ -637,7 +630,8 @@ def test_a_misspelt_colour_at_the_prompt_is_pointed_at() -> None:
 
 
 def test_player_lines_say_1_card_and_1_token_but_2_points() -> None:
-    from splendor.cli import Output, show_table
+    from splendor.cli.output import Output
+    from splendor.cli.text import show_table
     from tests.builders import bonus_cards, deal, toks, with_player
 
     state = with_player(deal(2, seed=1), tokens=toks("1R"), cards=bonus_cards(toks("1W")))

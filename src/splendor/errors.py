@@ -55,3 +55,15 @@ class InvalidStateError(SplendorError, ValueError):
     Raised by :func:`splendor.check_state` with the name of the broken
     invariant, for example when tokens do not add up to the rules' totals.
     """
+
+
+# The command line's errors (raised by :mod:`splendor.cli`).
+__all__ += ["BotError", "FileError"]
+
+
+class FileError(SplendorError):
+    """A file given on the command line cannot be read or written."""
+
+
+class BotError(SplendorError):
+    """A bot given on the command line raised an exception while choosing its action."""
