@@ -107,7 +107,7 @@ def test_simulate_reports_win_rates_and_writes_json(tmp_path: Path) -> None:
     greedy, random_bot = results["bots"]
     assert greedy["bot"] == "greedy"
     assert random_bot["bot"] == "random"
-    assert greedy["wins"] + random_bot["wins"] == pytest.approx(30)
+    assert greedy["wins"] + random_bot["wins"] == 30 + greedy["shared_wins"]
     assert greedy["win_rate"] > 0.9
     low, high = greedy["ci95"]
     assert low < greedy["win_rate"] <= high
@@ -122,13 +122,15 @@ def test_simulate_gives_the_same_results_with_any_number_of_workers(tmp_path: Pa
     assert json.loads(one.read_text())["players"] == 3
 
 
-def test_summarize_counts_shared_wins_as_fractions() -> None:
+def test_summarize_counts_a_shared_win_as_a_win_for_each_winner() -> None:
     outcomes = [
         GameOutcome(0, 0, (0, 1), (0,), (15, 3), 40),
         GameOutcome(1, 1, (1, 0), (0, 1), (15, 15), 42),
     ]
     summary = summarize(["a", "b"], outcomes)
-    assert [bot.wins for bot in summary.bots] == [1.5, 0.5]
+    assert [bot.wins for bot in summary.bots] == [2, 1]
+    assert [bot.shared_wins for bot in summary.bots] == [1, 1]
+    assert [bot.win_rate for bot in summary.bots] == [1.0, 0.5]
     assert summary.mean_turns == 41
     assert summary.as_json()["mean_rounds"] == 20.5
 
@@ -405,21 +407,38 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "seed"),
     [
-        ["--bots", "greedy", "tests.test_cli:crashing"],
-        ["play", "--seed", "1", "--bots", "tests.test_cli:crashing"],
-        ["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"],
+        (["--bots", "greedy", "tests.test_cli:crashing"], 1),
+        (["play", "--seed", "1", "--bots", "tests.test_cli:crashing"], 1),
+        (["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"], 0),
     ],
     ids=["demo", "play", "simulate"],
 )
-def test_a_bot_that_raises_is_reported_in_one_line(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
+def test_a_bot_that_raises_is_reported_in_one_line_with_its_seat_turn_and_seed(
+    argv: list[str], seed: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _ = run(*argv, "--no-color", read=lines_from(["+WBG"]))
     assert code == 2
     err = one_line_error(capsys)
-    assert "bot tests.test_cli:crashing raised ZeroDivisionError: the bot's own bug" in err
+    assert (
+        "bot tests.test_cli:crashing (seat 1) raised ZeroDivisionError: the bot's own bug "
+        f"on turn 2 of the game with seed {seed} (--traceback shows where)"
+    ) in err
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_traceback_shows_where_a_bot_raised(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = ["--bots", "greedy", "tests.test_cli:crashing"]
+    argv = ["--traceback", *bots] if where == "before" else ["simulate", "-q", "-n", "1", *bots]
+    if where == "after":
+        argv.append("--traceback")
+    code, _ = run(*argv, "--no-color")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):")
+    assert 'in crashing\n    raise ZeroDivisionError("the bot\'s own bug")' in err
+    assert err.endswith("on turn 2 of the game with seed 0\n" if where == "after" else "seed 1\n")
 
 
 def test_a_bot_that_raises_in_a_worker_is_reported_in_one_line(
@@ -435,7 +454,12 @@ def test_a_bot_that_raises_in_a_worker_is_reported_in_one_line(
     code, _ = run("simulate", "-n", "2", "-q", "--workers", "2", "--bots", spec, "random")
     assert code == 2
     err = one_line_error(capsys)
-    assert f"bot {spec} raised ZeroDivisionError: the bot is broken" in err
+    assert f"bot {spec} (seat 0) raised ZeroDivisionError: the bot is broken on turn 1" in err
+    # The bot's traceback crosses from the worker process.
+    argv = ["simulate", "-n", "2", "-q", "--workers", "2", "--bots", spec, "random", "--traceback"]
+    assert run(*argv)[0] == 2
+    err = capsys.readouterr().err
+    assert 'splendor_crashing_bot_zz.py", line 2, in bot' in err
 
 
 def test_a_deeply_nested_json_file_is_refused_in_one_line(

@@ -66,4 +66,18 @@ class FileError(SplendorError):
 
 
 class BotError(SplendorError):
-    """A bot given on the command line raised an exception while choosing its action."""
+    """A bot given on the command line raised an exception while choosing its action.
+
+    Args:
+        message: what happened: the bot, its seat, the turn and the seed.
+        trace: the bot's own traceback as text (kept when the error crosses
+            from a worker process, where the original exception is lost).
+    """
+
+    def __init__(self, message: str, trace: str = "") -> None:
+        super().__init__(message, trace)
+        #: The bot's own traceback as text; empty when unknown.
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return str(self.args[0])

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -87,7 +88,11 @@ def main(
         handler: Handler = args.run
         return handler(args, out, reader)
     except SplendorError as error:
-        report(str(error))
+        if args.traceback:
+            _print_traceback(error)
+        shown = args.traceback or not (isinstance(error, BotError) and error.trace)
+        hint = "" if shown else " (--traceback shows where)"
+        report(f"{error}{hint}")
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
@@ -98,5 +103,15 @@ def main(
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115
         return 0
     except Exception as error:  # the last guard: a one-line message, never a traceback
+        if args.traceback:
+            _print_traceback(error)
         report(f"unexpected error: {type(error).__name__}: {error}")
         return EXIT_FAILED
+
+
+def _print_traceback(error: BaseException) -> None:
+    """Write the traceback of ``error`` to standard error (a bot's own, for a BotError)."""
+    if isinstance(error, BotError) and error.trace:
+        print(error.trace, end="", file=sys.stderr)
+    else:
+        traceback.print_exception(error, file=sys.stderr)

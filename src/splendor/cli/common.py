@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias
 
@@ -39,11 +40,17 @@ class GuardedBot:
     """A bot loaded from its command-line name; what it raises becomes a ``BotError``.
 
     A third-party bot may raise anything; the command line reports it in one
-    line naming the bot instead of ending in a traceback.
+    line naming the bot, its seat, the turn and the game's seed instead of
+    ending in a traceback (``--traceback`` shows the bot's own).
+
+    Args:
+        spec: the bot's name on the command line (see :func:`~splendor.bots.load_bot`).
+        seed: the seed of the game it plays, for the message.
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, seed: int | None = None) -> None:
         self.spec = spec
+        self.seed = seed
         self.bot = load_bot(spec)
         self.name = bot_name(self.bot)
 
@@ -53,16 +60,21 @@ class GuardedBot:
         try:
             return self.bot(view, actions, rng)
         except Exception as error:  # the bot is the user's code: report whatever it raises
-            raise BotError(f"bot {self.spec} raised {type(error).__name__}: {error}") from error
+            game = "" if self.seed is None else f" of the game with seed {self.seed}"
+            raise BotError(
+                f"bot {self.spec} (seat {view.seat}) raised {type(error).__name__}: {error} "
+                f"on turn {view.turn + 1}{game}",
+                trace="".join(traceback.format_exception(error)),
+            ) from error
 
 
-def bots_for(specs: Sequence[str], players: int) -> list[Bot]:
+def bots_for(specs: Sequence[str], players: int, seed: int | None = None) -> list[Bot]:
     """The bots named on the command line: one for every seat, or one per seat."""
     if len(specs) == 1:
         specs = list(specs) * players
     if len(specs) != players:
         raise UsageError(f"give one bot, or one bot per seat ({players}), got {len(specs)}")
-    return [GuardedBot(spec) for spec in specs]
+    return [GuardedBot(spec, seed) for spec in specs]
 
 
 def names_for(bots: Sequence[object], given: Sequence[str] | None) -> list[str]:

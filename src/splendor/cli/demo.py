@@ -30,7 +30,7 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         players = args.players
     else:
         players = len(args.bots) if len(args.bots) > 1 else 2
-    bots = bots_for(args.bots, players)
+    bots = bots_for(args.bots, players, args.seed)
     names = names_for(bots, None)
     record = play_game(bots, seed=args.seed, names=names, max_turns=args.max_turns)
     states = record.replay()

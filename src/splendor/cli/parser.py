@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Final
 
+import splendor
 from splendor.cli import demo, play, replay, show, simulate
 from splendor.cli.common import Subcommands
 
@@ -34,13 +35,26 @@ def build_parser() -> argparse.ArgumentParser:
             "between built-in bots."
         ),
     )
-    parser.add_argument("--no-color", action="store_true", help="plain text, no colour")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {splendor.__version__}")
+    _add_common_options(parser, default=False)
     demo.add_arguments(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
     for sub in commands.choices.values():
-        sub.add_argument(
-            "--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text"
-        )
+        # Given after the command too; not given there, the top level's value stands.
+        _add_common_options(sub, default=argparse.SUPPRESS)
     return parser
+
+
+def _add_common_options(parser: argparse.ArgumentParser, default: object) -> None:
+    """The options every command takes: ``--no-color`` and ``--traceback``."""
+    parser.add_argument(
+        "--no-color", action="store_true", default=default, help="plain text, no colour"
+    )
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        default=default,
+        help="on an error, print the full Python traceback (for a bot's author)",
+    )

@@ -71,7 +71,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         record = GameRecord.start(players, seed=seed)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be 0 to {players - 1}")
-    others = bots_for(args.bots, players - 1)
+    others = bots_for(args.bots, players - 1, record.seed)
     bots: list[Bot | None] = [*others[: args.seat], None, *others[args.seat :]]
     if record.names is not None:
         names = list(record.names)

@@ -12,11 +12,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from splendor.bots import DEFAULT_MAX_TURNS, load_bot
+from splendor.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
 from splendor.cli.common import Subcommands, UsageError, add_bot_options, add_players_option
 from splendor.cli.files import write_text
-from splendor.cli.output import EXIT_INTERRUPTED, Output
-from splendor.cli.stats import GameOutcome, simulate_one, summarize
+from splendor.cli.output import EXIT_INTERRUPTED, Output, plural
+from splendor.cli.stats import GameOutcome, Summary, simulate_one, summarize
 from splendor.rules import MIN_PLAYERS
 
 __all__ = ["add_parser", "run_simulate"]
@@ -86,7 +86,7 @@ def add_parser(commands: Subcommands) -> None:
     simulate.add_argument(
         "-n", "--games", type=int, default=100, help="number of games (default 100)"
     )
-    add_players_option(simulate, None, "one per bot given, else 2")
+    add_players_option(simulate, None, "one per bot given, at least 2")
     add_bot_options(
         simulate,
         None,
@@ -99,7 +99,11 @@ def add_parser(commands: Subcommands) -> None:
     simulate.add_argument(
         "--workers", type=int, default=1, help="processes to use; 0 for every core (default 1)"
     )
-    simulate.add_argument("--json", metavar="FILE", help="write the results to FILE as JSON")
+    simulate.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the results to FILE as JSON; - for standard output (then only the JSON)",
+    )
     simulate.add_argument(
         "--no-rotate",
         action="store_true",
@@ -122,13 +126,14 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
         specs: tuple[str, ...] = ("greedy",) + ("random",) * (players - 1)
     else:
         specs = tuple(args.bots)
-        players = args.players if args.players is not None else len(specs)
+        players = args.players if args.players is not None else max(len(specs), MIN_PLAYERS)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
         raise UsageError(f"give one bot, or one bot per seat ({players}), got {len(specs)}")
-    for spec in specs:
-        load_bot(spec)  # fail early on an unknown bot
+    # Load each bot here first: an unknown bot fails before any game, and the tables
+    # use the bots' own names.
+    names = [bot_name(load_bot(spec)) for spec in specs]
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
@@ -165,41 +170,10 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
             pool.terminate()
             pool.join()
         raise
-    elapsed = time.perf_counter() - started
     if not outcomes:
         out.line("Interrupted before any game finished.")
         return EXIT_INTERRUPTED
-    summary = summarize(specs, outcomes)
-    title = f"{len(outcomes)} games, {players} players, seed {args.seed}"
-    if interrupted:
-        title += f" (interrupted: {len(outcomes)} of {args.games} played)"
-    repeated = len(set(specs)) < len(specs)
-    rows = [
-        [
-            f"{stats.bot} #{entry + 1}" if repeated else stats.bot,
-            f"{stats.wins:g}",
-            f"{100 * stats.win_rate:.1f}%",
-            f"{100 * stats.ci95[0]:.1f}-{100 * stats.ci95[1]:.1f}%",
-            f"{stats.mean_points:.2f}",
-        ]
-        for entry, stats in enumerate(summary.bots)
-    ]
-    out.table(title, ["Bot", "Wins", "Win rate", "95% CI", "Mean points"], rows)
-    if summary.mean_turns is not None:
-        out.line(
-            f"Mean game length: {summary.mean_turns:.1f} turns "
-            f"({summary.mean_turns / players:.1f} rounds)."
-        )
-    if summary.finished < summary.games:
-        out.line(
-            (
-                f"{summary.games - summary.finished} game(s) stopped unfinished "
-                f"at {args.max_turns} turns.",
-                "yellow",
-            )
-        )
-    plural = "s" if workers > 1 else ""
-    out.line((f"{elapsed:.1f} s with {workers} worker{plural}.", "dim"))
+    summary = summarize(specs, outcomes, names)
     if args.json:
         document = {
             **summary.as_json(),
@@ -208,6 +182,54 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
             "max_turns": args.max_turns,
             "interrupted": interrupted,
         }
-        write_text(args.json, json.dumps(document, indent=2) + "\n")
+        text = json.dumps(document, indent=2) + "\n"
+        if args.json == "-":
+            out.file.write(text)
+            return EXIT_INTERRUPTED if interrupted else 0
+        write_text(args.json, text)
+    _report(summary, args, interrupted, workers, time.perf_counter() - started, out)
+    if args.json:
         out.line((f"Results written to {args.json}.", "dim"))
     return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _report(
+    summary: Summary,
+    args: argparse.Namespace,
+    interrupted: bool,
+    workers: int,
+    elapsed: float,
+    out: Output,
+) -> None:
+    """Write the statistics as a table and a few lines."""
+    title = f"{summary.games} games, {summary.players} players, seed {args.seed}"
+    if interrupted:
+        title += f" (interrupted: {summary.games} of {args.games} played)"
+    names = [stats.bot for stats in summary.bots]
+    repeated = len(set(names)) < len(names)
+    rows = [
+        [
+            f"{stats.bot} #{stats.seat + 1}" if repeated else stats.bot,
+            str(stats.wins),
+            f"{100 * stats.win_rate:.1f}%",
+            f"{100 * stats.ci95[0]:.1f}-{100 * stats.ci95[1]:.1f}%",
+            f"{stats.mean_points:.2f}",
+        ]
+        for stats in summary.bots
+    ]
+    out.table(title, ["Bot", "Wins", "Win rate", "95% CI", "Mean points"], rows)
+    shared = sum(stats.shared_wins for stats in summary.bots)
+    if shared:
+        out.line(
+            f"Shared wins (a tie on points and cards) count as a win for each winner: "
+            f"{plural(shared, 'win')} shared."
+        )
+    if summary.mean_turns is not None:
+        out.line(
+            f"Mean game length: {summary.mean_turns:.1f} turns "
+            f"({summary.mean_turns / summary.players:.1f} rounds)."
+        )
+    if summary.finished < summary.games:
+        stopped = plural(summary.games - summary.finished, "game")
+        out.line((f"{stopped} stopped unfinished at {args.max_turns} turns.", "yellow"))
+    out.line((f"{elapsed:.1f} s with {plural(workers, 'worker')}.", "dim"))

@@ -66,8 +66,8 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcom
     """Play game ``index`` of a simulation (the unit of work of each worker)."""
     specs, seed, index, rotate, max_turns = job
     entries = seating(index, len(specs), rotate)
-    bots: list[Bot] = [GuardedBot(specs[e]) for e in entries]
     this_seed = game_seed(seed, index)
+    bots: list[Bot] = [GuardedBot(specs[e], this_seed) for e in entries]
     record = play_game(bots, seed=this_seed, max_turns=max_turns)
     final = record.final_state()
     return GameOutcome(
@@ -101,15 +101,24 @@ class BotStats:
     """How one of the bots given to ``simulate`` did.
 
     Attributes:
-        bot: the bot's name as given.
-        wins: games won; a win shared by ``k`` players counts ``1/k``.
+        bot: the bot's own name (its ``name`` attribute, else its class or
+            function name).
+        spec: the bot as given on the command line (``greedy``, ``mybots:Hoarder``).
+        seat: its seat in the first game, the order it was given in; the
+            seats rotate every game unless ``--no-rotate`` is given.
+        wins: the games it won, shared wins included.
+        shared_wins: of those, the games whose win it shared (a tie on
+            points and cards).
         win_rate: ``wins`` over the games played.
         ci95: the 95% Wilson score interval of the win rate.
         mean_points: its mean points at the end of a game.
     """
 
     bot: str
-    wins: float
+    spec: str
+    seat: int
+    wins: int
+    shared_wins: int
     win_rate: float
     ci95: tuple[float, float]
     mean_points: float
@@ -147,13 +156,19 @@ class Summary:
         }
 
 
-def summarize(specs: Sequence[str], outcomes: Sequence[GameOutcome]) -> Summary:
+def summarize(
+    specs: Sequence[str], outcomes: Sequence[GameOutcome], names: Sequence[str] | None = None
+) -> Summary:
     """The statistics of a simulation: per bot wins, win rate, its interval and points.
 
-    A win shared by ``k`` players counts ``1/k`` to each.
+    Args:
+        specs: the bots as given, one per seat of the first game.
+        outcomes: the games played.
+        names: the bots' own names, one per spec; the specs by default.
     """
     count = len(outcomes)
-    wins = [0.0] * len(specs)
+    wins = [0] * len(specs)
+    shared = [0] * len(specs)
     points = [0] * len(specs)
     seats_played = [0] * len(specs)
     for outcome in outcomes:
@@ -161,14 +176,19 @@ def summarize(specs: Sequence[str], outcomes: Sequence[GameOutcome]) -> Summary:
             points[entry] += outcome.points[seat]
             seats_played[entry] += 1
             if seat in outcome.winners:
-                wins[entry] += 1 / len(outcome.winners)
+                wins[entry] += 1
+                shared[entry] += len(outcome.winners) > 1
+    names = list(specs) if names is None else list(names)
     bots = []
     for entry, spec in enumerate(specs):
         low, high = wilson(wins[entry], count)
         bots.append(
             BotStats(
-                bot=spec,
-                wins=round(wins[entry], 6),
+                bot=names[entry],
+                spec=spec,
+                seat=entry,
+                wins=wins[entry],
+                shared_wins=shared[entry],
                 win_rate=round(wins[entry] / count, 6) if count else 0.0,
                 ci95=(round(low, 6), round(high, 6)),
                 mean_points=round(points[entry] / max(1, seats_played[entry]), 4),
