@@ -179,7 +179,8 @@ def test_play_a_whole_game_through_the_prompt(tmp_path: Path) -> None:
     assert record.result is not None
     assert record.names == ("You", "P1 random")
     assert 0 in record.result
-    assert "You wins." in text or "share the win" in text
+    assert "You win." in text or "share the win" in text
+    assert "You wins" not in text
     assert "Your legal moves:" in text
 
 

@@ -21,7 +21,16 @@ from splendor.gems import Tokens
 from splendor.state import GameState, PlayerState
 from splendor.views import PlayerView, PublicPlayer
 
-__all__ = ["TIERS_TOP_DOWN", "Seat", "Table", "check_seat", "table_of", "with_names"]
+__all__ = [
+    "TIERS_TOP_DOWN",
+    "Seat",
+    "Table",
+    "check_seat",
+    "headline",
+    "plural",
+    "table_of",
+    "with_names",
+]
 
 #: The tiers from the top of the table down, as pictures draw the rows.
 TIERS_TOP_DOWN: Final = (3, 2, 1)
@@ -196,3 +205,32 @@ def with_names(table: Table, names: object) -> Table:
             raise InvalidArgumentError(f"a name must be a str, got {name!r}")
     seats = tuple(attrs.evolve(s, name=n) for s, n in zip(table.seats, names, strict=True))
     return attrs.evolve(table, seats=seats)
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``.
+
+    >>> plural(1, "card"), plural(0, "point")
+    ('1 card', '0 points')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def headline(table: Table) -> str:
+    """Where the game stands, in one line: the turns played and who moves, or who won.
+
+    >>> from splendor import new_game
+    >>> headline(table_of(new_game(2, seed=1), None))
+    'Start of the game: Player 0 to move'
+    """
+    names = [seat.name for seat in table.seats]
+    if table.winners:
+        who = " and ".join(names[s] for s in table.winners)
+        verb = "share the win" if len(table.winners) > 1 else "wins"
+        if len(table.winners) == 1 and who.lower() == "you":
+            verb = "win"
+        return f"Game over after {plural(table.turn, 'turn')}: {who} {verb}"
+    mover = f"{names[table.current]} to move"
+    if table.turn == 0:
+        return f"Start of the game: {mover}"
+    return f"After {plural(table.turn, 'turn')}: {mover} (round {table.turn // len(names) + 1})"

@@ -18,7 +18,15 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from splendor._table import TIERS_TOP_DOWN, Seat, Table, table_of, with_names
+from splendor._table import (
+    TIERS_TOP_DOWN,
+    Seat,
+    Table,
+    headline,
+    plural,
+    table_of,
+    with_names,
+)
 from splendor.components import Card, Noble
 from splendor.gems import GEMS, Gem
 
@@ -407,8 +415,8 @@ def _panel(x: float, y: float, index: int, seat: Seat, table: Table) -> str:
         _text(
             x + 10,
             y + _PANEL_H - 8,
-            f"{seat.cards} cards \u00b7 {seat.tokens.total} tokens \u00b7 "
-            f"{len(seat.nobles)} nobles",
+            f"{plural(seat.cards, 'card')} \u00b7 {plural(seat.tokens.total, 'token')} \u00b7 "
+            f"{plural(len(seat.nobles), 'noble')}",
             size=10,
             fill="#555",
         )
@@ -459,23 +467,14 @@ def _draw(table: Table) -> str:
     board_h = rows_y + 3 * (_CARD_H + _GAP) + _MARGIN
     panels_h = 44 + len(table.seats) * (_PANEL_H + 10) + _MARGIN
     height = max(board_h, panels_h)
-    if table.winners:
-        who = " and ".join(table.seats[s].name for s in table.winners)
-        headline = f"Game over after {table.turn} turns: {who} " + (
-            "share the win" if len(table.winners) > 1 else "wins"
-        )
-    else:
-        headline = (
-            f"Turn {table.turn + 1} (round {table.turn // len(table.seats) + 1}): "
-            f"{table.seats[table.current].name} to move"
-        )
+    title = headline(table)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg"'
         f' width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
         f' font-family="{_FONT}">',
-        f"<title>Splendor: {_escape(headline)}</title>",
+        f"<title>Splendor: {_escape(title)}</title>",
         _el("rect", width=width, height=height, fill="#faf8f3"),
-        _text(_MARGIN, 28, headline, size=16, font_weight="bold", class_="headline"),
+        _text(_MARGIN, 28, title, size=16, font_weight="bold", class_="headline"),
     ]
     parts.append(_text(_MARGIN, nobles_y + 40, "Nobles", size=12, fill="#555"))
     for i, noble in enumerate(table.nobles):

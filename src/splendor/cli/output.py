@@ -6,34 +6,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
-from splendor.gems import Gem
+from splendor.board import Segment
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = [
-    "EXIT_FAILED",
-    "EXIT_INTERRUPTED",
-    "EXIT_USAGE",
-    "GEM_STYLE",
-    "Output",
-    "Segment",
-    "plural",
-    "report",
-]
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "Output", "report"]
 
-#: A piece of output: plain text, or text with a rich style.
-Segment = str | tuple[str, str]
-
-#: The rich style of a token chip of each colour.
-GEM_STYLE: Final[dict[Gem, str]] = {
-    Gem.WHITE: "black on grey93",
-    Gem.BLUE: "bold white on blue3",
-    Gem.GREEN: "bold white on green4",
-    Gem.RED: "bold white on red3",
-    Gem.BLACK: "bold white on grey23",
-    Gem.GOLD: "bold black on gold1",
-}
 #: The exit status when interrupted (Ctrl-C).
 EXIT_INTERRUPTED: Final = 130
 #: The exit status for a bad argument or file, or a bot that failed.
@@ -102,15 +81,6 @@ class Output:
         print("  ".join("-" * w for w in widths), file=self.file)
         for row in rows:
             print(fmt(row), file=self.file)
-
-
-def plural(count: int, noun: str) -> str:
-    """``"1 card"``, ``"2 cards"``.
-
-    >>> plural(1, "card"), plural(0, "point")
-    ('1 card', '0 points')
-    """
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def report(message: str) -> None:

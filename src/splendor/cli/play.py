@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import attrs
 
+from splendor._table import plural
 from splendor.bots import Bot, bot_name
 from splendor.cli.common import (
     Subcommands,
@@ -17,7 +18,7 @@ from splendor.cli.common import (
     bots_for,
 )
 from splendor.cli.files import load_file, save_record
-from splendor.cli.output import Output, plural
+from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
 from splendor.cli.text import finish_lines, show_table
 from splendor.errors import BotError, FileError, SplendorError

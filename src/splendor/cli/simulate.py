@@ -12,10 +12,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
+from splendor._table import plural
 from splendor.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
 from splendor.cli.common import Subcommands, UsageError, add_bot_options, add_players_option
 from splendor.cli.files import write_text
-from splendor.cli.output import EXIT_INTERRUPTED, Output, plural
+from splendor.cli.output import EXIT_INTERRUPTED, Output
 from splendor.cli.stats import GameOutcome, Summary, simulate_one, summarize
 from splendor.rules import MIN_PLAYERS
 
