@@ -362,10 +362,10 @@ def test_the_moves_list_shows_each_buy_once_with_its_other_payments() -> None:
 
     record = play_game([GreedyBot(), RandomBot()], seed=3)
     state = record.replay()[9]
-    groups = dict(action_groups(legal_actions(state), state))
+    groups = {name: items for name, items, _ in action_groups(legal_actions(state), state)}
     buys = [a for a in legal_actions(state) if isinstance(a, Buy)]
     assert len(groups["Buy"]) == len({a.card for a in buys}) < len(buys)
-    assert "b11 (or 2 other payments)" in groups["Buy"]
+    assert "b11 (3 ways to pay)" in groups["Buy"]
 
 
 def crashing(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:

@@ -121,7 +121,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 show_table(view(state, args.seat), out, names=names)
                 out.line((f"Turn {state.turn + 1}. Your legal moves:", "bold"))
                 show_moves(actions, seen, out)
-                action = ask(seen, actions, out, read, save)
+                action = ask(seen, actions, out, read, save, names)
             else:
                 action = bot(seen, actions, rngs[seat])
             try:
