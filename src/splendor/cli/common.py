@@ -8,6 +8,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias
 
+from splendor._table import plural
 from splendor.actions import Action
 from splendor.bots import BOTS, Bot, bot_name, load_bot
 from splendor.cli.output import Output
@@ -97,7 +98,7 @@ def turn_line(out: Output, before: GameState, action: Action, after: GameState, 
         (f"{before.turn + 1:4}. ", "dim"),
         (f"{name:<16}", "bold"),
         f"{format_action(action, before):<10} {action}",
-        (f"  -> {player.points} pts", "cyan"),
+        (f"  -> {plural(player.points, 'point')}", "cyan"),
     )
 
 

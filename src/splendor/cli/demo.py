@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from splendor.bots import DEFAULT_MAX_TURNS, play_game
 from splendor.cli.common import add_bot_options, add_players_option, bots_for, names_for, turn_line
+from splendor.cli.files import save_record
 from splendor.cli.output import EXIT_FAILED, Output
 from splendor.cli.text import finish_lines, show_table
 
@@ -19,6 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
     add_bot_options(
         parser, ["greedy"], "the bots: one bot for all seats, or one per seat", "greedy"
+    )
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="save the game played to FILE (.json for JSON, else the text record format)",
     )
     parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help=argparse.SUPPRESS)
     parser.set_defaults(run=run_demo)
@@ -33,6 +39,8 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     bots = bots_for(args.bots, players, args.seed)
     names = names_for(bots, None)
     record = play_game(bots, seed=args.seed, names=names, max_turns=args.max_turns)
+    if args.save:
+        save_record(record, args.save)
     states = record.replay()
     out.line(
         (f"A {players}-player game of Splendor, seed {args.seed}: ", "bold"),
@@ -48,6 +56,13 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     out.line()
     if record.result is None:
         out.line((f"The game stopped unfinished after {len(record.actions)} turns.", "bold red"))
-        return EXIT_FAILED
-    finish_lines(final, names, out)
-    return 0
+    else:
+        finish_lines(final, names, out)
+    if args.save:
+        out.line(
+            (
+                f"The game is saved in {args.save}; see it again with: splendor replay {args.save}",
+                "dim",
+            )
+        )
+    return 0 if record.result is not None else EXIT_FAILED

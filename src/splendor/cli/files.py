@@ -13,11 +13,13 @@ from splendor.notation import format_record, parse_record
 from splendor.record import GameRecord
 from splendor.serialization import from_json, to_json
 from splendor.state import GameState
+from splendor.views import PlayerView
 
-__all__ = ["FileError", "load_file", "save_record", "write_text"]
+__all__ = ["FileError", "describe", "load_file", "save_record", "write_text"]
 
-# Keys found only in a record's JSON, and only in a state's.
+# Keys found only in a record's JSON, only in a view's, and in a state's (and a view's).
 _RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})
+_VIEW_KEYS: Final = frozenset({"seat", "own", "deck_sizes"})
 _STATE_KEYS: Final = frozenset({"bank", "board", "decks", "current_player", "turn", "winners"})
 
 _NEITHER: Final = 'is not a game record or a game state (a JSON document with "format": 1)'
@@ -31,11 +33,11 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def load_file(path: str) -> GameRecord | GameState:
-    """Read a record (JSON or the text format) or a state (JSON) from a file.
+def load_file(path: str) -> GameRecord | GameState | PlayerView:
+    """Read a record (JSON or the text format), a state or a player's view (JSON) from a file.
 
     Raises:
-        FileError: when the file cannot be read or is not a record or state.
+        FileError: when the file cannot be read or is not a record, a state or a view.
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -53,6 +55,8 @@ def load_file(path: str) -> GameRecord | GameState:
                 raise FileError(f"{path} is not valid JSON: {error}") from error
             if isinstance(data, dict) and _RECORD_KEYS & data.keys():
                 return from_json(text, GameRecord)
+            if isinstance(data, dict) and _VIEW_KEYS & data.keys():
+                return from_json(text, PlayerView)
             if isinstance(data, dict) and _STATE_KEYS & data.keys():
                 return from_json(text, GameState)
             if not isinstance(data, dict):
@@ -71,6 +75,13 @@ def load_file(path: str) -> GameRecord | GameState:
     except ValueError as error:
         # The loaders raise library errors only; this keeps a slip a one-line message.
         raise FileError(f"cannot load {path}: {error}") from error
+
+
+def describe(loaded: GameRecord | GameState | PlayerView) -> str:
+    """What a loaded file holds, for messages: ``"a game record"``, ``"a state"``, ``"a view"``."""
+    if isinstance(loaded, GameRecord):
+        return "a game record"
+    return "a state" if isinstance(loaded, GameState) else "a player's view"
 
 
 def save_record(record: GameRecord, path: str) -> None:

@@ -17,7 +17,7 @@ from splendor.cli.common import (
     add_players_option,
     bots_for,
 )
-from splendor.cli.files import load_file, save_record
+from splendor.cli.files import describe, load_file, save_record
 from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
 from splendor.cli.text import finish_lines, show_table
@@ -63,7 +63,9 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     if args.resume:
         loaded = load_file(args.resume)
         if not isinstance(loaded, GameRecord):
-            raise UsageError(f"{args.resume} holds a state, not a game record: cannot resume it")
+            raise UsageError(
+                f"{args.resume} holds {describe(loaded)}, not a game record: cannot resume it"
+            )
         record = loaded
         players = record.players
     else:
@@ -82,30 +84,20 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
             for seat, bot in enumerate(bots)
         ]
         record = attrs.evolve(record, names=tuple(names))
-    save_path: str | None = args.save or args.resume
+    files = _Files(out, args.save or args.resume)
 
     def save(path: str | None, *, quitting: bool = False) -> None:
-        nonlocal save_path
-        if path is None and save_path is None:
-            out.line("Give a file to save to: save FILE (.json for JSON, else text).")
-            return
-        target = path if path is not None else save_path
-        assert target is not None  # one of the two is given
-        try:
-            save_record(record, target)
-        except FileError as error:
-            out.line(("Not saved: ", "bold red"), str(error))
-            return
-        save_path = target
-        again = "" if quitting else "; saved there again after every turn"
-        out.line((f"Saved to {save_path}{again}.", "dim"))
+        files.save(record, path, quitting=quitting)
 
     rngs = [random.Random(f"splendor-bot:{record.seed}:{seat}") for seat in range(players)]
+    if record.actions:
+        start = f"; the game goes on after {plural(len(record.actions), 'turn')}"
+    else:
+        start = " and move first" if args.seat == 0 else ""
     out.line(
         (f"A {players}-player game, seed {record.seed}. ", "bold"),
-        f"You play seat {args.seat} as {names[args.seat]}"
-        + (" and move first" if args.seat == 0 else "")
-        + ". Type help for the notation, quit to stop.",
+        f"You play seat {args.seat} as {names[args.seat]}{start}. "
+        "Type help for the notation, quit to stop.",
     )
     try:
         while True:
@@ -137,17 +129,16 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 out.line(("You play ", "bold"), (text, "bold"), f": {action}")
             else:
                 out.line((f"{names[seat]}", "bold"), f" plays {text}: {action}")
-            if save_path is not None:
-                save_record(record, save_path)
+            files.after_turn(record)
     except (Quit, KeyboardInterrupt) as stop:
         out.line()
-        if save_path is None and isinstance(stop, Quit) and stop.asked and record.actions:
+        if not files.paths and isinstance(stop, Quit) and stop.asked and record.actions:
             offer_to_save(out, read, save)
         turns = plural(len(record.actions), "turn")
-        if save_path is not None:
-            save_record(record, save_path)
-            out.line((f"Game stopped after {turns}; the game so far is in {save_path}.", "bold"))
-            out.line(f"Go on with it: splendor play --resume {save_path}")
+        if files.paths:
+            files.after_turn(record)
+            out.line((f"Game stopped after {turns}; the game so far is in {files}.", "bold"))
+            out.line(f"Go on with it: splendor play --resume {files.paths[0]}")
         else:
             out.line((f"Game stopped after {turns}, not saved.", "bold"))
             out.line(
@@ -159,6 +150,49 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     out.line()
     show_table(final, out, names=names)
     finish_lines(final, names, out)
-    if save_path is not None:
-        out.line((f"The game is saved in {save_path}.", "dim"))
+    if files.paths:
+        out.line((f"The game is saved in {files}.", "dim"))
     return 0
+
+
+class _Files:
+    """The files a game is saved to, after every turn: those given, all of them.
+
+    Args:
+        out: where to say what was saved.
+        first: the file given when starting (``--save`` or ``--resume``), if any.
+    """
+
+    def __init__(self, out: Output, first: str | None) -> None:
+        self.out = out
+        self.paths: list[str] = [first] if first else []
+
+    def __str__(self) -> str:
+        return " and ".join(self.paths)
+
+    def save(self, record: GameRecord, path: str | None, *, quitting: bool = False) -> None:
+        """Save to ``path`` (``None``: to the files saved to before), and keep saving there."""
+        if path is None and not self.paths:
+            self.out.line("Give a file to save to: save FILE (.json for JSON, else text).")
+            return
+        targets = self.paths if path is None else [path]
+        try:
+            for target in targets:
+                save_record(record, target)
+        except FileError as error:
+            self.out.line(("Not saved: ", "bold red"), str(error))
+            return
+        if path is not None and path not in self.paths:
+            self.paths.append(path)
+        if quitting:
+            self.out.line((f"Saved to {', '.join(targets)}.", "dim"))
+            return
+        again = "it is" if len(self.paths) == 1 else f"{self} are"
+        self.out.line(
+            (f"Saved to {', '.join(targets)}; {again} saved again after every turn.", "dim")
+        )
+
+    def after_turn(self, record: GameRecord) -> None:
+        """Save to every file."""
+        for path in self.paths:
+            save_record(record, path)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Final
 
 from splendor.cli.common import Subcommands, UsageError, record_names, turn_line
-from splendor.cli.files import load_file
+from splendor.cli.files import describe, load_file
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table
 from splendor.record import GameRecord
@@ -46,7 +46,9 @@ def run_replay(args: argparse.Namespace, out: Output, read: Callable[[str], str]
     """Step through a saved game record."""
     loaded = load_file(args.file)
     if not isinstance(loaded, GameRecord):
-        raise UsageError(f"{args.file} holds a state, not a game record: use splendor show")
+        raise UsageError(
+            f"{args.file} holds {describe(loaded)}, not a game record: use splendor show"
+        )
     record = loaded
     names = record_names(record)
     states = record.replay()
