@@ -266,7 +266,6 @@ HANDLED: dict[str, Call] = {
     "play_game one bot": lambda: play_game([RandomBot()], seed=1),
     "play_game not callable": lambda: play_game([RandomBot(), 5], seed=1),  # type: ignore[list-item]  # wrong type on purpose
     "play_game str bots": lambda: play_game("ab", seed=1),  # type: ignore[arg-type]  # wrong type on purpose
-    "play_game seed None": lambda: play_game([RandomBot(), RandomBot()], seed=None),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game seed float": lambda: play_game([RandomBot(), RandomBot()], seed=1.0),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game rules str": lambda: play_game([RandomBot(), RandomBot()], seed=1, rules="x"),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game names str": lambda: play_game([RandomBot(), RandomBot()], seed=1, names="ab"),
