@@ -44,3 +44,10 @@ def from_state(request: pytest.FixtureRequest) -> GameMaker:
     name: str = request.param
     maker: GameMaker = implementation(name).Game.from_state
     return maker
+
+
+@pytest.fixture(scope="session", params=("kernel", "pure"))
+def both(request: pytest.FixtureRequest) -> ModuleType:
+    """The module of the kernel, then of the pure fallback (not ``fast`` again)."""
+    name: str = request.param
+    return implementation(name)
