@@ -723,10 +723,9 @@ cdef class Game:
     cdef object _rules
 
     def __cinit__(self):
-        self.buf.data = <Move*>malloc(256 * sizeof(Move))
-        if self.buf.data == NULL:
-            raise MemoryError()
-        self.buf.cap = 256
+        # The move buffer is allocated on first use, so a copy costs no malloc.
+        self.buf.data = NULL
+        self.buf.cap = 0
         self.buf.n = 0
         self.listed = False
         self._rules = None
@@ -797,8 +796,17 @@ cdef class Game:
     def points(self):
         return tuple([self.s.points[seat] for seat in range(self.s.n_players)])
 
+    cdef int _ready(self) except -1:
+        if self.buf.data == NULL:
+            self.buf.data = <Move*>malloc(256 * sizeof(Move))
+            if self.buf.data == NULL:
+                raise MemoryError()
+            self.buf.cap = 256
+        return 0
+
     cdef int _list(self) except -1:
         if not self.listed:
+            self._ready()
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
             self.listed = True
@@ -851,6 +859,7 @@ cdef class Game:
         cdef uint64_t x = _seed(seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
+        self._ready()
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()

@@ -27,13 +27,16 @@ imported, the same interface runs in pure Python on the attrs engine
 from __future__ import annotations
 
 import os
+import random
 from typing import TYPE_CHECKING, Final
 
 from splendor import fast_pure
+from splendor.errors import InvalidArgumentError
 from splendor.fast_pure import Playouts
+from splendor.rules import Rules
 from splendor.state import GameState
 
-__all__ = ["COMPILED", "STATE_SIZE", "Game", "Playouts", "random_playouts"]
+__all__ = ["COMPILED", "STATE_SIZE", "Game", "Playouts", "random_bot_game", "random_playouts"]
 
 
 def _pure_requested() -> bool:
@@ -74,12 +77,15 @@ STATE_SIZE: Final[int] = _STATE_SIZE
 class Game(_Base):
     """A game in progress, played in place: at C speed when :data:`COMPILED`.
 
-    Make one with :meth:`from_state` or :meth:`new`. :meth:`moves` counts the
-    legal actions, in the order of :func:`splendor.legal_actions`;
-    :meth:`action` gives one as an action value and :meth:`play` plays it by
-    its index, in place. :meth:`state` converts back to a
-    :class:`~splendor.GameState`; :meth:`copy` is cheap (a copy of the C
-    structure), for tree search.
+    Make one with :meth:`~splendor.fast_pure.Game.from_state` or
+    :meth:`~splendor.fast_pure.Game.new`. :meth:`~splendor.fast_pure.Game.moves`
+    counts the legal actions, in the order of :func:`splendor.legal_actions`;
+    :meth:`~splendor.fast_pure.Game.action` gives one as an action value and
+    :meth:`~splendor.fast_pure.Game.play` plays it by its index, in place.
+    :meth:`~splendor.fast_pure.Game.state` converts back to a
+    :class:`~splendor.GameState`; :meth:`~splendor.fast_pure.Game.copy` is cheap
+    (a copy of the C structure), for tree search. The methods are those of
+    :class:`splendor.fast_pure.Game`, documented there.
 
     Methods:
 
@@ -150,3 +156,50 @@ def random_playouts(
     (10, 2, 0)
     """
     return _random_playouts(start, games, seed=seed, max_turns=max_turns)
+
+
+def random_bot_game(
+    players: int, *, seed: int, rules: Rules | None = None, max_turns: int = 1000
+) -> tuple[Game, tuple[int, ...]]:
+    """Play the game :func:`splendor.play_game` plays between :class:`~splendor.RandomBot` s.
+
+    Each seat draws its action as a :class:`~splendor.RandomBot` does, from
+    the same per-seat :class:`random.Random` that :func:`~splendor.play_game`
+    gives it, so the game is move for move the one ``play_game([RandomBot()]
+    * players, seed=seed, rules=rules, max_turns=max_turns)`` plays, at the
+    speed of a :class:`Game` (the random choice is the only Python left in a
+    turn). A driver such as ``splendor simulate`` can use it for games
+    between random bots only: other bots need each seat's view.
+
+    Args:
+        players: the number of players, 2 to 4.
+        seed: the seed of the deal and of the bots' generators.
+        rules: the rules to play under; the published rules by default.
+        max_turns: stop after this many turns (the game is then not over).
+
+    Returns:
+        The game at its end (or after ``max_turns`` turns) and the index of
+        the action played each turn, among the legal actions of its state.
+
+    Raises:
+        InvalidArgumentError: for a bad player count, seed, rules or ``max_turns``.
+
+    >>> game, indices = random_bot_game(2, seed=3)
+    >>> game.is_over, len(indices) == game.turn
+    (True, True)
+    """
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+    game = Game.new(players, seed=seed, rules=rules)
+    # The generators play_game gives the bots, one per seat.
+    draws = [random.Random(f"splendor-bot:{seed}:{seat}").randrange for seat in range(players)]
+    played: list[int] = []
+    for _ in range(max_turns):
+        if game.is_over:
+            break
+        index = draws[game.current_player](game.moves())
+        game.play(index)
+        played.append(index)
+    return game, tuple(played)

@@ -52,14 +52,14 @@ class SplitMix64:
     [0, 9, 4, 7, 0]
     """
 
-    __slots__ = ("x",)
+    __slots__ = ("_x",)
 
     def __init__(self, seed: int) -> None:
-        self.x = _seed(seed)
+        self._x = _seed(seed)
 
     def next(self) -> int:
         """The next 64-bit output."""
-        x = self.x = (self.x + 0x9E3779B97F4A7C15) & _MASK
+        x = self._x = (self._x + 0x9E3779B97F4A7C15) & _MASK
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
         return x ^ (x >> 31)

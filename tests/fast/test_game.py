@@ -313,7 +313,7 @@ def test_splitmix64_matches_its_published_first_outputs() -> None:
         3203168211198807973,
         9817491932198370423,
     ]
-    assert SplitMix64(-1).x == 2**64 - 1
+    assert SplitMix64(-1).next() == SplitMix64(2**64 - 1).next()
     with pytest.raises(InvalidArgumentError):
         SplitMix64(1.5)  # type: ignore[arg-type]  # the error is the point
 
@@ -336,3 +336,27 @@ def test_errors_are_the_librarys() -> None:
     game = fast.Game.new(2, seed=1)
     with pytest.raises(SplendorError):
         game.play(-100)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_bot_game_is_the_game_play_game_plays(players: int) -> None:
+    bots = [splendor.RandomBot()] * players
+    for seed in (1, 2):
+        record = splendor.play_game(bots, seed=seed, max_turns=1000)
+        game, indices = fast.random_bot_game(players, seed=seed)
+        assert game.state() == record.final_state()
+        assert len(indices) == len(record.actions)
+    rules = VARIANTS["token-limit-5"]
+    record = splendor.play_game(bots, seed=5, rules=rules, max_turns=40)
+    game, indices = fast.random_bot_game(players, seed=5, rules=rules, max_turns=40)
+    assert game.state() == record.final_state()
+    assert len(indices) == 40
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"seed": "1"}, {"seed": True}, {"max_turns": -1}, {"players": 5}]
+)
+def test_random_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> None:
+    arguments: dict[str, object] = {"players": 2, "seed": 1, **kwargs}
+    with pytest.raises(InvalidArgumentError):
+        fast.random_bot_game(**arguments)  # type: ignore[arg-type]  # wrong on purpose
