@@ -195,24 +195,40 @@ class _Node:
     """One decision: the legal codes, sorted, and what each leads to.
 
     A child is the next decision (a :class:`_Node`), the action the sequence
-    completes, or (below the root only, until first used) the list of the
-    actions that share that move, whose decisions are built on demand.
+    completes, or, until first used, the actions that share the codes so far
+    (a list of actions below the first decision, a :class:`_Pending` below a
+    follow-up), whose next decision is made on demand. ``depth`` is the place
+    of the decision in the follow-up codes of its actions (forced ones
+    included); ``-1`` for the first decision.
     """
 
-    __slots__ = ("children", "codes")
+    __slots__ = ("children", "codes", "depth")
 
-    def __init__(self, codes: tuple[int, ...], children: dict[int, _Child]) -> None:
+    def __init__(self, codes: tuple[int, ...], children: dict[int, _Child], depth: int) -> None:
         self.codes = codes
         self.children = children
+        self.depth = depth
 
 
-_Child: TypeAlias = "_Node | Take | Reserve | ReserveFromDeck | Buy | Pass | list[Action]"
+class _Pending:
+    """Actions that share their codes up to ``depth`` in their follow-ups."""
+
+    __slots__ = ("depth", "pairs")
+
+    def __init__(self, pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> None:
+        self.pairs = pairs
+        self.depth = depth
+
+
+_Child: TypeAlias = (
+    "_Node | _Pending | Take | Reserve | ReserveFromDeck | Buy | Pass | list[Action]"
+)
 
 
 class _Tree:
     """The decisions of one state: the first one, and what the follow-ups need."""
 
-    __slots__ = ("nobles", "paths", "player", "root", "state")
+    __slots__ = ("nobles", "player", "root", "state")
 
     def __init__(
         self,
@@ -225,27 +241,33 @@ class _Tree:
         self.root = root
         self.player = player
         self.nobles = nobles
-        # Per move code with several actions: each action's follow-up codes.
-        self.paths: dict[int, dict[Action, tuple[int, ...]]] = {}
 
 
-_EMPTY: Final = _Node((), {})
+_EMPTY: Final = _Node((), {}, -1)
 
 # The trees of the states used last, by identity. A decision sequence asks
 # about the same state object several times in a row; each entry keeps its
-# state alive, so an id is never reused while its entry is here.
+# state alive, so an id is never reused while its entry is here. The most
+# recent one is also kept apart, for the quickest check.
 _RECENT: dict[int, tuple[object, _Tree]] = {}
 _RECENT_SIZE: Final = 64
+_last: tuple[object, _Tree | None] = (None, None)
 
 
 def _tree(state: GameState | PlayerView) -> _Tree:
+    global _last  # noqa: PLW0603  # one tuple, replaced whole (safe across threads)
+    last_state, last_tree = _last
+    if last_state is state and last_tree is not None:
+        return last_tree
     entry = _RECENT.get(id(state))
     if entry is not None and entry[0] is state:
-        return entry[1]
-    tree = _build(state)
-    if len(_RECENT) >= _RECENT_SIZE:
-        del _RECENT[next(iter(_RECENT))]
-    _RECENT[id(state)] = (state, tree)
+        tree = entry[1]
+    else:
+        tree = _build(state)
+        if len(_RECENT) >= _RECENT_SIZE:
+            _RECENT.clear()
+        _RECENT[id(state)] = (state, tree)
+    _last = (state, tree)
     return tree
 
 
@@ -315,68 +337,86 @@ def _build(state: GameState | PlayerView) -> _Tree:
             child.append(action)
         else:
             children[code] = [child, action]  # type: ignore[list-item]  # an action
-    return _Tree(state, _Node(tuple(sorted(children)), children), player, state.nobles)
+    return _Tree(state, _Node(tuple(sorted(children)), children, -1), player, state.nobles)
 
 
-def _follow_ups(tree: _Tree, action: Action) -> list[int]:
-    """Every follow-up code of a listed action, forced ones included."""
+def _return_codes(returned: tuple[int, ...]) -> tuple[int, ...]:
+    """The codes that give back ``returned``, in colour order."""
     codes: list[int] = []
-    if type(action) is Buy:
+    for c in range(6):
+        codes += (RETURN_CODES.start + c,) * returned[c]
+    return tuple(codes)
+
+
+# The codes of every return of up to 3 tokens (a turn brings at most 3).
+_RETURNS: Final = {
+    counts: _return_codes(counts)
+    for counts in itertools.product(range(4), repeat=6)
+    if sum(counts) <= 3
+}
+
+
+def _follow_ups(tree: _Tree, action: Action) -> tuple[int, ...]:
+    """Every follow-up code of a listed action, forced ones included."""
+    kind = type(action)
+    codes: tuple[int, ...]
+    if kind is Buy:
         player = tree.player
         assert player is not None  # the game is not over
-        assert action.payment is not None  # listed buys say how they pay
+        assert action.payment is not None  # type: ignore[union-attr]  # listed buys say how
         held = player.tokens.counts
         bonus = player.bonuses.counts
-        cost = action.card.cost.counts
-        paid = action.payment.counts
+        cost = action.card.cost.counts  # type: ignore[union-attr]  # a Buy
+        paid = action.payment.counts  # type: ignore[union-attr]  # a Buy
+        gold: list[int] = []
         for c in range(5):
             price = cost[c] - bonus[c]
             # Gold paid in place of tokens of this colour the player holds.
-            instead = min(price, held[c]) - paid[c]
+            instead = (price if price < held[c] else held[c]) - paid[c]
             if instead > 0:
-                codes += (GOLD_CODES.start + c,) * instead
-        codes.append(NO_MORE_GOLD_CODE)
-    elif type(action) is not Pass:
+                gold += (GOLD_CODES.start + c,) * instead
+        gold.append(NO_MORE_GOLD_CODE)
+        codes = tuple(gold)
+    elif kind is Pass:
+        codes = ()
+    else:
         returned = action.returned.counts  # type: ignore[union-attr]  # a take or reserve
-        for c in range(6):
-            if returned[c]:
-                codes += (RETURN_CODES.start + c,) * returned[c]
+        found = _RETURNS.get(returned)
+        codes = _return_codes(returned) if found is None else found
     if action.noble is not None:
-        codes.append(NOBLE_CODES.start + tree.nobles.index(action.noble))
+        codes = (*codes, NOBLE_CODES.start + tree.nobles.index(action.noble))
     return codes
 
 
-def _expand(tree: _Tree, move: int, actions: list[Action]) -> _Node | Action:
-    """The follow-up decisions of the actions that share a move code.
+def _expand(tree: _Tree, actions: list[Action]) -> _Node | Action:
+    """The first follow-up decision of the actions that share a move code."""
+    return _decide([(_follow_ups(tree, action), action) for action in actions], 0)
 
-    Forced decisions (a single option) are left out, so what is returned is
-    a decision with at least two options, or the action itself.
+
+def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node | Action:
+    """The next decision among actions whose follow-ups agree before ``depth``.
+
+    A decision with a single option is implied (skipped), so what is returned
+    is a decision with at least two options, or the one action left. The
+    decisions after this one are made when first asked for.
     """
-    raw: dict[int, object] = {}
-    for action in actions:
-        node = raw
-        codes = _follow_ups(tree, action)
-        for code in codes[:-1]:
-            node = node.setdefault(code, {})  # type: ignore[assignment]  # inner decisions
-        node[codes[-1]] = action
-    return _skip_forced(_freeze(raw))
-
-
-def _freeze(raw: dict[int, object]) -> _Node:
-    children: dict[int, _Child] = {}
-    for code, below in raw.items():
-        if type(below) is dict:
-            children[code] = _skip_forced(_freeze(below))
-        else:
-            children[code] = below  # type: ignore[assignment]  # an action
-    return _Node(tuple(sorted(children)), children)
-
-
-def _skip_forced(node: _Node) -> _Node | Action:
-    """A decision with one option is implied: go straight to what it leads to."""
-    if len(node.codes) == 1:
-        return node.children[node.codes[0]]  # type: ignore[return-value]  # already frozen
-    return node
+    while len(pairs) > 1:
+        split: dict[int, list[tuple[tuple[int, ...], Action]]] = {}
+        for pair in pairs:
+            code = pair[0][depth]
+            same = split.get(code)
+            if same is None:
+                split[code] = [pair]
+            else:
+                same.append(pair)
+        if len(split) > 1:
+            children: dict[int, _Child] = {
+                code: same[0][1] if len(same) == 1 else _Pending(same, depth + 1)
+                for code, same in split.items()
+            }
+            return _Node(tuple(sorted(children)), children, depth)
+        depth += 1
+    return pairs[0][1]
 
 
 # -- Reading code sequences -------------------------------------------------
@@ -387,7 +427,10 @@ _NOT_SEQUENCES: Final = (str, bytes, bytearray, set, frozenset, Mapping)
 def _as_codes(codes: object, what: str) -> tuple[int, ...]:
     """The codes of a sequence as a tuple of ints (numpy integers accepted)."""
     if type(codes) is tuple or type(codes) is list:
-        if all(type(code) is int for code in codes):
+        for code in codes:
+            if type(code) is not int:
+                break
+        else:
             return tuple(codes)
     elif isinstance(codes, _NOT_SEQUENCES) or not isinstance(codes, Iterable):
         raise EncodingError(f"{what} must be a sequence of int codes, got {type(codes).__name__}")
@@ -399,6 +442,16 @@ def _as_codes(codes: object, what: str) -> tuple[int, ...]:
             )
         found.append(operator.index(code))
     return tuple(found)
+
+
+def _open(tree: _Tree, node: _Node, code: int) -> _Node | Action:
+    """What the legal ``code`` of ``node`` leads to, making that decision if needed."""
+    child = node.children[code]
+    if type(child) is _Pending:
+        child = node.children[code] = _decide(child.pairs, child.depth)
+    elif type(child) is list:
+        child = node.children[code] = _expand(tree, child)
+    return child  # type: ignore[return-value]  # a decision or an action now
 
 
 def _walk(tree: _Tree, codes: tuple[int, ...]) -> _Node | Action:
@@ -430,10 +483,9 @@ def _walk(tree: _Tree, codes: tuple[int, ...]) -> _Node | Action:
                 position=position,
                 code=code,
             )
-        if type(child) is list:
-            child = _expand(tree, code, child)
-            node.children[code] = child
-        node = child  # type: ignore[assignment]  # a list was just expanded
+        if type(child) is _Pending or type(child) is list:
+            child = _open(tree, node, code)
+        node = child  # type: ignore[assignment]  # a decision or an action now
     return node
 
 
@@ -546,26 +598,6 @@ def _move_code(tree: _Tree, action: Action) -> int | None:
     return None
 
 
-def _paths(tree: _Tree, move: int) -> dict[Action, tuple[int, ...]]:
-    """The follow-up codes of each action of a move that has several."""
-    found = tree.paths.get(move)
-    if found is None:
-        found = tree.paths[move] = {}
-        node = _walk(tree, (move,))
-        stack: list[tuple[_Node | Action, tuple[int, ...]]] = [(node, ())]
-        while stack:
-            node, codes = stack.pop()
-            if type(node) is _Node:
-                for code in node.codes:
-                    below = node.children[code]
-                    if type(below) is list:  # below the first decision, never
-                        raise AssertionError("unexpanded decision")
-                    stack.append((below, (*codes, code)))  # type: ignore[arg-type]
-            else:
-                found[node] = codes  # type: ignore[index]  # an action
-    return found
-
-
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 
 
@@ -610,17 +642,34 @@ def action_codes(state: GameState | PlayerView, action: Action) -> tuple[int, ..
 
 
 def _codes_of_listed(tree: _Tree, action: Action) -> tuple[int, ...] | None:
-    """The codes of an action in the form that :func:`~splendor.legal_actions` lists."""
+    """The codes of an action in the form that :func:`~splendor.legal_actions`
+    lists it, or ``None`` for another form or an illegal action."""
     move = _move_code(tree, action)
-    if move is None:
+    if move is None or move not in tree.root.children:
         return None
-    child = tree.root.children.get(move)
-    if child is None:
-        return None
-    if type(child) is type(action):
-        return (move,) if child == action else None
-    follow = _paths(tree, move).get(action)
-    return None if follow is None else (move, *follow)
+    node = _open(tree, tree.root, move)
+    codes = [move]
+    if type(node) is _Node:
+        if not _listed_shape(tree, action):
+            return None
+        follow = _follow_ups(tree, action)
+        while type(node) is _Node:
+            if node.depth >= len(follow) or follow[node.depth] not in node.children:
+                return None
+            code = follow[node.depth]
+            codes.append(code)
+            node = _open(tree, node, code)
+    return tuple(codes) if node == action else None
+
+
+def _listed_shape(tree: _Tree, action: Action) -> bool:
+    """Whether the fields of ``action`` have the types of a listed action's."""
+    noble = action.noble
+    if noble is not None and noble not in tree.nobles:
+        return False
+    if type(action) is Buy:
+        return type(action.payment) is Tokens
+    return type(action) is Pass or type(action.returned) is Tokens
 
 
 def _listed_form(tree: _Tree, action: Action) -> Action:
