@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import attrs
 import pytest
 
 from splendor import (
@@ -529,3 +531,71 @@ def test_many_states_in_turn_are_never_confused() -> None:
     assert first == [
         tuple((action_codes(copy.deepcopy(s), a), a) for a in legal_actions(s)) for s in states
     ]
+
+
+def test_a_view_without_its_own_state_is_refused() -> None:
+    state = new_game(2, seed=1)
+    seen = attrs.evolve(view(state, 0), own=None)
+    with pytest.raises(InvalidArgumentError, match="lacks its own state"):
+        legal_codes(seen)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        lambda rows: rows[:2],
+        lambda rows: (rows[0], rows[1], (*rows[2], None)),
+        lambda rows: (rows[0], rows[1], list(rows[2])),
+        list,
+    ],
+)
+def test_a_board_of_the_wrong_shape_is_refused(board: Callable[..., Any]) -> None:
+    state = new_game(2, seed=1)
+    bad = attrs.evolve(state, board=board(state.board))
+    with pytest.raises(InvalidArgumentError, match="3 tiers of 4 slots"):
+        legal_codes(bad)
+
+
+def test_more_nobles_than_places_are_refused() -> None:
+    state = new_game(4, seed=1)
+    crowded = with_nobles(state, [*state.nobles, *state.nobles, state.nobles[0]])
+    with pytest.raises(EncodingError, match="at most 10 revealed nobles"):
+        legal_codes(crowded)
+
+
+def test_a_pass_with_a_choice_of_nobles() -> None:
+    # No card left to reserve or buy, no gem in the supply: only a pass, and
+    # the bonuses meet two nobles.
+    state = with_player(deal(2), cards=bonus_cards(toks("4W 4B 3G")))
+    empty = ((None,) * 4,) * 3
+    state = attrs.evolve(state, board=empty, decks=((), (), ()), bank=toks("5Y"))
+    state = with_nobles(state, [noble(1), noble(3)])
+    assert set(legal_actions(state)) == {Pass(noble(1)), Pass(noble(3))}
+    assert legal_codes(state) == (PASS_CODE,)
+    assert legal_codes(state, [PASS_CODE]) == (NOBLE_CODES[0], NOBLE_CODES[1])
+    assert decode(state, [PASS_CODE, NOBLE_CODES[1]]) == Pass(noble(3))
+    assert action_codes(state, Pass(noble(1))) == (PASS_CODE, NOBLE_CODES[0])
+    with pytest.raises(IllegalActionError, match="several nobles qualify"):
+        action_codes(state, Pass())
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Take(toks("W B G"), "1W"),  # type: ignore[arg-type]  # deliberately wrong
+        Reserve("#1"),  # type: ignore[arg-type]  # deliberately wrong
+        Buy(None),  # type: ignore[arg-type]  # deliberately wrong
+        ReserveFromDeck("1"),  # type: ignore[arg-type]  # deliberately wrong
+        Buy(card(9), "3K"),  # type: ignore[arg-type]  # deliberately wrong
+    ],
+)
+def test_malformed_fields_get_the_engines_error(action: object) -> None:
+    state = with_row(_full_hand(), 1, (card(9), *_full_hand().face_up(1)[1:]))
+    state = with_player(state, tokens=toks("3W 3B 3K 1Y"))
+    with pytest.raises(InvalidArgumentError):
+        action_codes(state, action)  # type: ignore[arg-type]  # deliberately wrong
+
+
+def test_a_noble_that_is_not_revealed_gets_the_engines_error() -> None:
+    with pytest.raises(IllegalActionError, match="N10 is not among the revealed nobles"):
+        action_codes(_two_nobles(), Buy(card(9), toks("3K"), noble(10)))

@@ -278,11 +278,21 @@ def _is_view(value: object) -> TypeGuard[PlayerView]:
     return views is not None and type(value) is views.PlayerView
 
 
+def _check_board(board: object) -> None:
+    if (
+        type(board) is not tuple
+        or len(board) != 3
+        or not all(type(row) is tuple and len(row) == 4 for row in board)
+    ):
+        raise InvalidArgumentError("a board is a tuple of 3 tiers of 4 slots each")
+
+
 def _build(state: GameState | PlayerView) -> _Tree:
     """The first decision of ``state``, with the actions behind each move code."""
     if type(state) is GameState:
         if state.winners:
             return _Tree(state, _EMPTY, None, ())
+        _check_board(state.board)
         player = state.players[state.current_player]
         actions = legal_actions(state)
     else:
@@ -293,14 +303,12 @@ def _build(state: GameState | PlayerView) -> _Tree:
             )
         if state.winners:
             return _Tree(state, _EMPTY, None, ())
+        _check_board(state.board)
         actions = legal_actions(state)  # checks that the view's seat is to move
         if state.own is None:
             raise InvalidArgumentError("the view of the seat to move lacks its own state")
         player = state.own
-    board = state.board
-    if len(board) != 3 or len(board[0]) != 4 or len(board[1]) != 4 or len(board[2]) != 4:
-        raise InvalidArgumentError("a board has 3 tiers of 4 slots")
-    (a, b, c, d), (e, f, g, h), (i, j, k, m) = board
+    (a, b, c, d), (e, f, g, h), (i, j, k, m) = state.board
     # The place of each face-up card (empty slots share the key None, unused).
     slots = {a: 0, b: 1, c: 2, d: 3, e: 4, f: 5, g: 6, h: 7, i: 8, j: 9, k: 10, m: 11}
     reserved = player.reserved
@@ -393,14 +401,14 @@ def _expand(tree: _Tree, actions: list[Action]) -> _Node | Action:
     return _decide([(_follow_ups(tree, action), action) for action in actions], 0)
 
 
-def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node | Action:
-    """The next decision among actions whose follow-ups agree before ``depth``.
+def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node:
+    """The next decision among several actions whose follow-ups agree before ``depth``.
 
     A decision with a single option is implied (skipped), so what is returned
-    is a decision with at least two options, or the one action left. The
-    decisions after this one are made when first asked for.
+    is a decision with at least two options. An option that leaves one action
+    leads to it; the decisions after the others are made when first asked for.
     """
-    while len(pairs) > 1:
+    while True:  # there are always several pairs here, with distinct follow-ups
         split: dict[int, list[tuple[tuple[int, ...], Action]]] = {}
         for pair in pairs:
             code = pair[0][depth]
@@ -416,7 +424,6 @@ def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node | 
             }
             return _Node(tuple(sorted(children)), children, depth)
         depth += 1
-    return pairs[0][1]
 
 
 # -- Reading code sequences -------------------------------------------------
