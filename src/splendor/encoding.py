@@ -35,7 +35,9 @@ Take(gems=Tokens(white=1, blue=1, green=1), returned=Tokens(), noble=None)
 >>> describe_code(0), describe_code(45)
 ('take white, blue, green', 'buy tier 1 slot 0')
 
-See :doc:`/encoding` for the design and the table of every code.
+See :doc:`/encoding` for the design and the table of every code. (This
+module is one unit: the code table, the decisions of a state and the
+functions over them share their private structures.)
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final, TypeAlias, TypeGuard
 
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import CARDS, Card
+from splendor.components import Card
 from splendor.errors import EncodingError, IllegalActionError, InvalidArgumentError
 from splendor.gems import GEMS, Tokens
 from splendor.legal import legal_actions
@@ -684,39 +686,19 @@ def _listed_form(tree: _Tree, action: Action) -> Action:
 
     Raises the error of :func:`~splendor.apply` when ``action`` is not legal.
     """
-    full = tree.state if isinstance(tree.state, GameState) else _stand_in(tree.state)
+    full: GameState
+    if isinstance(tree.state, GameState):
+        full = tree.state
+    else:
+        # A state the view cannot tell from the real one: the turn of the seat
+        # to move plays there as in the real state. The views module is loaded,
+        # since the view is one of its objects.
+        full = sys.modules["splendor.views"].determinize(tree.state, 0)
     after = apply(full, action)
     for listed in legal_actions(full):
         if type(listed) is type(action) and apply(full, listed) == after:
             return listed
     raise AssertionError(f"no listed action has the outcome of {action}")  # pragma: no cover
-
-
-def _stand_in(player_view: PlayerView) -> GameState:
-    """A state that plays the view's seat's turn as the real one does.
-
-    The other players keep only what every seat sees, and each deck holds
-    copies of one card: a turn of the seat to move depends on a deck only
-    through whether it is empty, and two outcomes compared here differ in
-    the same way whatever the cards are.
-    """
-    seat = player_view.current_player
-    players = tuple(
-        player_view.own if i == seat and player_view.own is not None else PlayerState()
-        for i in range(len(player_view.players))
-    )
-    return GameState(
-        rules=player_view.rules,
-        players=players,
-        bank=player_view.bank,
-        board=player_view.board,
-        decks=tuple((CARDS[0],) * size for size in player_view.deck_sizes),
-        nobles=player_view.nobles,
-        current_player=seat,
-        turn=player_view.turn,
-        passes=player_view.passes,
-        winners=player_view.winners,
-    )
 
 
 def code_sequences(state: GameState | PlayerView) -> tuple[tuple[tuple[int, ...], Action], ...]:
