@@ -33,7 +33,8 @@ from splendor import (
     new_game,
     to_json,
 )
-from splendor.serialization import ACTION_TAGS, FORMAT_VERSION, converter, json_schema
+from splendor.serialization import ACTION_TAGS, FORMAT_VERSION, json_schema, make_converter
+from tests.builders import unchecked
 
 GOLDEN: Final = Path(__file__).parent / "golden"
 
@@ -77,6 +78,7 @@ def test_indent_pretty_prints_the_same_document() -> None:
 
 
 def test_tokens_are_an_object_of_colours_leaving_out_zeros() -> None:
+    converter = make_converter()
     assert converter.unstructure(Tokens(red=2, gold=1)) == {"red": 2, "gold": 1}
     assert converter.unstructure(Tokens()) == {}
 
@@ -149,6 +151,7 @@ def test_action_tags_are_stable_names_not_class_names() -> None:
 
 def test_an_action_unstructured_alone_or_in_the_union_is_the_same() -> None:
     action = Buy(CARDS_BY_ID[12], Tokens(blue=1))
+    converter = make_converter()
     assert converter.unstructure(action) == converter.unstructure(action, Action)
 
 
@@ -536,15 +539,15 @@ def _card_copy() -> Card:
 @pytest.mark.parametrize(
     "action",
     [
-        Take("x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Take(None),  # type: ignore[arg-type]  # the wrong type on purpose
-        Take(Tokens(red=2), "x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Buy(None),  # type: ignore[arg-type]  # the wrong type on purpose
-        Buy(CARDS_BY_ID[1], "x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        unchecked(Take, "x"),
+        unchecked(Take, None),
+        unchecked(Take, Tokens(red=2), "x"),
+        unchecked(Buy, None),
+        unchecked(Buy, CARDS_BY_ID[1], "x"),
         Buy(_card_copy()),
-        Reserve(5),  # type: ignore[arg-type]  # the wrong type on purpose
-        ReserveFromDeck("x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Pass("n1"),  # type: ignore[arg-type]  # the wrong type on purpose
+        unchecked(Reserve, 5),
+        unchecked(ReserveFromDeck, "x"),
+        unchecked(Pass, "n1"),
         Pass(Noble(1, 3, NOBLES_BY_ID[1].requirement)),
     ],
     ids=repr,
@@ -588,12 +591,12 @@ def test_a_consistent_player_loads_alone() -> None:
     ("changes", "message"),
     [
         ({"reserved_blind": []}, "0 reserved_blind flag"),
-        ({"points": -5}, "points are -5"),
-        ({"points": 3}, "points are 3"),
+        ({"points": -5}, "has -5 points"),
+        ({"points": 3}, "has 3 points"),
         ({"bonuses": {"white": 1, "gold": 3}}, "bonuses"),
         ({"bonuses": {}}, "bonuses"),
-        ({"reserved": [1, 2]}, "card is held twice"),
-        ({"nobles": [1]}, "points are 0"),
+        ({"reserved": [1, 2]}, "holds a card twice"),
+        ({"nobles": [1]}, "has 0 points"),
         ({"nobles": [1], "points": 3}, "do not meet"),
     ],
     ids=repr,

@@ -678,7 +678,7 @@ def _listed_shape(tree: _Tree, action: Action) -> bool:
         return False
     if type(action) is Buy:
         return type(action.payment) is Tokens
-    return type(action) is Pass or type(action.returned) is Tokens  # type: ignore[union-attr]
+    return type(action) is Pass or type(action.returned) is Tokens
 
 
 def _listed_form(tree: _Tree, action: Action) -> Action:
