@@ -325,19 +325,18 @@ def _build(state: GameState | PlayerView) -> _Tree:
     children: dict[int, _Child] = {}
     take_code = _TAKE_CODE
     for action in actions:
-        kind = type(action)
-        if kind is Take:
-            code = take_code[action.gems.counts]  # type: ignore[union-attr]  # a Take
-        elif kind is Buy:
-            slot = slots.get(action.card)  # type: ignore[union-attr]  # a Buy
+        if type(action) is Take:
+            code = take_code[action.gems.counts]
+        elif type(action) is Buy:
+            slot = slots.get(action.card)
             if slot is None:
-                code = _BUY_RESERVED + reserved.index(action.card)  # type: ignore[union-attr]
+                code = _BUY_RESERVED + reserved.index(action.card)
             else:
                 code = _BUY_BOARD + slot
-        elif kind is Reserve:
-            code = _RESERVE_BOARD + slots[action.card]  # type: ignore[union-attr]  # a Reserve
-        elif kind is ReserveFromDeck:
-            code = _RESERVE_DECK - 1 + action.tier  # type: ignore[union-attr]  # a blind reserve
+        elif type(action) is Reserve:
+            code = _RESERVE_BOARD + slots[action.card]
+        elif type(action) is ReserveFromDeck:
+            code = _RESERVE_DECK - 1 + action.tier
         else:
             code = PASS_CODE
         child = children.get(code)
@@ -368,16 +367,15 @@ _RETURNS: Final = {
 
 def _follow_ups(tree: _Tree, action: Action) -> tuple[int, ...]:
     """Every follow-up code of a listed action, forced ones included."""
-    kind = type(action)
     codes: tuple[int, ...]
-    if kind is Buy:
+    if type(action) is Buy:
         player = tree.player
         assert player is not None  # the game is not over
-        assert action.payment is not None  # type: ignore[union-attr]  # listed buys say how
+        assert action.payment is not None  # listed buys say how they pay
         held = player.tokens.counts
         bonus = player.bonuses.counts
-        cost = action.card.cost.counts  # type: ignore[union-attr]  # a Buy
-        paid = action.payment.counts  # type: ignore[union-attr]  # a Buy
+        cost = action.card.cost.counts
+        paid = action.payment.counts
         gold: list[int] = []
         for c in range(5):
             price = cost[c] - bonus[c]
@@ -387,10 +385,10 @@ def _follow_ups(tree: _Tree, action: Action) -> tuple[int, ...]:
                 gold += (GOLD_CODES.start + c,) * instead
         gold.append(NO_MORE_GOLD_CODE)
         codes = tuple(gold)
-    elif kind is Pass:
+    elif type(action) is Pass:
         codes = ()
     else:
-        returned = action.returned.counts  # type: ignore[union-attr]  # a take or reserve
+        returned = action.returned.counts
         found = _RETURNS.get(returned)
         codes = _return_codes(returned) if found is None else found
     if action.noble is not None:
@@ -584,25 +582,24 @@ def decode(state: GameState | PlayerView, codes: Iterable[int]) -> Action:
 
 def _move_code(tree: _Tree, action: Action) -> int | None:
     """The first code of a listed action's form, if it can have one."""
-    kind = type(action)
-    if kind is Pass:
+    if type(action) is Pass:
         return PASS_CODE
-    if kind is Take:
-        gems = action.gems  # type: ignore[union-attr]  # a Take
+    if type(action) is Take:
+        gems = action.gems
         return _TAKE_CODE.get(gems.counts) if type(gems) is Tokens else None
-    if kind is ReserveFromDeck:
-        tier = action.tier  # type: ignore[union-attr]  # a blind reserve
+    if type(action) is ReserveFromDeck:
+        tier = action.tier
         return _RESERVE_DECK - 1 + tier if type(tier) is int and 1 <= tier <= 3 else None
-    card = action.card  # type: ignore[union-attr]  # a reserve or a buy
+    card = action.card
     if type(card) is not Card:
         return None
     board = tree.state.board
     row = board[card.tier - 1]
     if card in row:
-        base = _RESERVE_BOARD if kind is Reserve else _BUY_BOARD
+        base = _RESERVE_BOARD if type(action) is Reserve else _BUY_BOARD
         return base + 4 * (card.tier - 1) + row.index(card)
     assert tree.player is not None  # the game is not over
-    if kind is Buy and card in tree.player.reserved:
+    if type(action) is Buy and card in tree.player.reserved:
         return _BUY_RESERVED + tree.player.reserved.index(card)
     return None
 
