@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -610,3 +613,23 @@ def test_malformed_fields_get_the_engines_error(action: Action, fields: dict[str
 def test_a_noble_that_is_not_revealed_gets_the_engines_error() -> None:
     with pytest.raises(IllegalActionError, match="N10 is not among the revealed nobles"):
         action_codes(_two_nobles(), Buy(card(9), toks("3K"), noble(10)))
+
+
+def test_the_encoding_loads_only_the_engine() -> None:
+    code = """
+import json, sys
+import splendor.encoding as encoding
+import splendor
+state = splendor.new_game(2, seed=1)
+encoding.action_codes(state, encoding.decode(state, encoding.legal_codes(state)[:1]))
+roots = ("splendor", "cattrs", "numpy", "rich")
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in roots)))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    loaded = set(json.loads(done.stdout))
+    engine = {"actions", "components", "deal", "errors", "gems", "legal", "play", "rules", "state"}
+    allowed = {"splendor", "splendor.encoding"} | {f"splendor.{name}" for name in engine}
+    outside = {name for name in loaded if not name.startswith("splendor._")} - allowed
+    assert not outside
