@@ -432,6 +432,18 @@ class _Index:
         return self.value
 
 
+class _Unreadable:
+    """Iterable in name only, as a 0-d numpy array is."""
+
+    def __iter__(self) -> Iterator[int]:
+        raise TypeError("iteration over a 0-d array")
+
+
+def test_a_sequence_that_cannot_be_read_is_refused() -> None:
+    with pytest.raises(EncodingError, match="cannot be read as a sequence"):
+        legal_codes(new_game(2, seed=1), _Unreadable())
+
+
 def test_integers_of_other_types_are_accepted() -> None:
     state = _full_hand()
     take = _take("G R K")

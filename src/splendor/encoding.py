@@ -441,8 +441,12 @@ def _as_codes(codes: object, what: str) -> tuple[int, ...]:
             return tuple(codes)
     elif isinstance(codes, _NOT_SEQUENCES) or not isinstance(codes, Iterable):
         raise EncodingError(f"{what} must be a sequence of int codes, got {type(codes).__name__}")
+    try:
+        items = list(codes)
+    except TypeError as error:  # an object whose __iter__ refuses, like a 0-d array
+        raise EncodingError(f"{what} cannot be read as a sequence of int codes: {error}") from error
     found: list[int] = []
-    for position, code in enumerate(codes):
+    for position, code in enumerate(items):
         if type(code) is bool or not hasattr(type(code), "__index__"):
             raise EncodingError(
                 f"{what}[{position}] is not an int code: {code!r}", position=position
