@@ -116,7 +116,6 @@ class SerializationError(SplendorError, ValueError):
 _MAX_MESSAGE = 20_000
 
 # The command line's errors (raised by :mod:`splendor.cli`).
-__all__ += ["BotError", "FileError"]
 
 
 class FileError(SplendorError):
