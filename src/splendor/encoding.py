@@ -281,12 +281,16 @@ def _is_view(value: object) -> TypeGuard[PlayerView]:
 
 
 def _check_board(board: object) -> None:
-    if (
-        type(board) is not tuple
-        or len(board) != 3
-        or not all(type(row) is tuple and len(row) == 4 for row in board)
-    ):
-        raise InvalidArgumentError("a board is a tuple of 3 tiers of 4 slots each")
+    if type(board) is tuple and len(board) == 3:
+        first, second, third = board
+        if (
+            type(first) is tuple
+            and type(second) is tuple
+            and type(third) is tuple
+            and len(first) == len(second) == len(third) == 4
+        ):
+            return
+    raise InvalidArgumentError("a board is a tuple of 3 tiers of 4 slots each")
 
 
 def _build(state: GameState | PlayerView) -> _Tree:
