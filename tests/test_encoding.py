@@ -178,9 +178,12 @@ def test_buy_codes_name_board_slots_and_reserved_places() -> None:
     assert describe_code(46) == "buy tier 1 slot 1"
     # Neither reserved card is affordable with 3 black.
     assert not set(legal_codes(state)) & {57, 58}
-    rich = with_player(state, tokens=toks("3R 3K"))
+    rich = with_player(state, tokens=toks("3R 3K 1B 1G"))
     assert decode(rich, [57]) == Buy(card(17), toks("3R"))
     assert action_codes(rich, Buy(card(17))) == (57,)
+    # Card 2 (1B 1G 1R 1K) is the second reserved: place 1.
+    assert decode(rich, [58]) == Buy(card(2), toks("B G R K"))
+    assert describe_code(58) == "buy reserved card 1"
 
 
 def test_reserved_places_up_to_the_encodings_capacity() -> None:
