@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import nox
 
 nox.needs_version = ">=2024.4"
@@ -20,14 +23,14 @@ def group(name: str) -> tuple[str, ...]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
-    session.install("-e", ".[cli]", *group("test"))
+    session.install("-e", ".[cli,server]", *group("test"))
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
 @nox.session
 def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
-    session.install("-e", ".[cli]", *group("typecheck"))
+    session.install("-e", ".[cli,server]", *group("typecheck"), *group("server-test"))
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
@@ -54,3 +57,27 @@ def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
     session.install(".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+
+
+SERVER_TESTS = ("tests/test_server_api.py", "tests/test_server_browser.py")
+
+
+@nox.session
+def server(session: nox.Session) -> None:
+    """The web server: API tests, then browser tests in Debian's chromium (installed if missing)."""
+    session.install("-e", ".[server]", *group("test"), *group("server-test"))
+    if not shutil.which("chromium"):
+        if os.geteuid() != 0:
+            session.error("the browser tests need Debian's chromium: apt-get install chromium")
+        session.run("apt-get", "update", "-qq", external=True)
+        session.run("apt-get", "install", "-y", "-qq", "chromium", external=True)
+    session.run(
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        *(session.posargs or SERVER_TESTS),
+        env={"SPLENDOR_BROWSER_TESTS": "required"},
+    )
+
+
+nox.options.sessions.append("server")
