@@ -127,3 +127,10 @@ def server(session: nox.Session) -> None:
 
 
 nox.options.sessions.append("server")
+
+
+@nox.session(default=False)
+def load(session: nox.Session) -> None:
+    """Load test of the server on 127.0.0.1: ``-- --tables 50 --moves 100`` (the defaults)."""
+    session.install("-e", ".[server]")
+    session.run("python", "benchmarks/server_load.py", *session.posargs)

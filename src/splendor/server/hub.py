@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -199,23 +200,25 @@ class Table:
         ]
 
     def state_message(self, seat: int | None) -> str:
-        """The ``state`` message for ``seat`` (``None``: a spectator), built from its view only."""
+        """The ``state`` message for ``seat`` (``None``: a spectator), built from its view only.
+
+        The message is composed from JSON texts (the view, the actions) so
+        that the actions' JSON, which repeats from turn to turn, is made once.
+        """
         cached = self._messages.get(seat)
         if cached is not None:
             return cached
         state = self.state
-        seen = view(state, seat)
-        legal: list[object] = []
+        legal = ""
         if seat is not None and not state.is_over and state.current_player == seat:
-            legal = [json.loads(to_json(action)) for action in legal_actions(seen)]
-        last: dict[str, object] | None = None
+            legal = ",".join(action_json(action) for action in legal_actions(state))
+        last = "null"
         if self.record.actions:
             action = self.record.actions[-1]
-            last = {
-                "seat": (self.version - 1) % len(self.seats),
-                "action": json.loads(to_json(action)),
-                "text": str(action),
-            }
+            last = (
+                f'{{"seat":{(self.version - 1) % len(self.seats)},'
+                f'"action":{action_json(action)},"text":{json.dumps(str(action))}}}'
+            )
         result: dict[str, object] | None = None
         if state.is_over:
             result = {
@@ -223,20 +226,12 @@ class Table:
                 "points": [player.points for player in state.players],
                 "cards": [len(player.cards) for player in state.players],
             }
-        message = json.dumps(
-            {
-                "type": "state",
-                "table": self.id,
-                "version": self.version,
-                "seat": seat,
-                "seats": self.seats_json(),
-                "view": json.loads(to_json(seen)),
-                "legal": legal,
-                "last": last,
-                "over": state.is_over,
-                "result": result,
-            },
-            separators=(",", ":"),
+        head = {"type": "state", "table": self.id, "version": self.version, "seat": seat}
+        message = (
+            f"{json.dumps(head, separators=(',', ':'))[:-1]},"
+            f'"seats":{json.dumps(self.seats_json(), separators=(",", ":"))},'
+            f'"view":{to_json(view(state, seat))},"legal":[{legal}],"last":{last},'
+            f'"over":{json.dumps(state.is_over)},"result":{json.dumps(result)}}}'
         )
         self._messages[seat] = message
         return message
@@ -262,6 +257,12 @@ class Table:
             self.is_over,
             tuple(StoredSeat(seat.kind, seat.bot, seat.secret_digest) for seat in self.seats),
         )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def action_json(action: Action) -> str:
+    """An action's JSON text (:func:`splendor.to_json`), remembered: the same actions recur."""
+    return to_json(action)
 
 
 def error_message(code: str, message: str, version: int | None = None) -> str:
