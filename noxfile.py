@@ -66,7 +66,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references; run their doctests."""
-    session.install("-e", ".", *group("docs"))
+    session.install("-e", ".[server]", *group("docs"))
     session.run(
         "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )

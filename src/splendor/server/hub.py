@@ -106,7 +106,7 @@ class Client:
     """One connection to a table: a seat's (``seat`` set) or a spectator's.
 
     Messages for the client are queued; the web layer sends them in order
-    with :meth:`next`. A client too slow to keep :data:`MAX_QUEUE` messages
+    with :meth:`next`. A client too slow to keep ``MAX_QUEUE`` messages
     is cut off (it reconnects and gets the current view).
     """
 
@@ -143,7 +143,7 @@ class Table:
     Attributes:
         id: the table's id in its links.
         seats: the seats.
-        record: the game so far; its final state is :attr:`state`.
+        record: the game so far; its final state is ``state``.
         clients: the clients attached.
     """
 
@@ -242,12 +242,13 @@ class Table:
         for client in list(self.clients):
             client.push(self.state_message(client.seat))
 
-    def broadcast_seats(self) -> None:
-        """Send every client the ``seats`` message (who is online)."""
+    def broadcast_seats(self, skip: Client | None = None) -> None:
+        """Send every client but ``skip`` the ``seats`` message (who is online)."""
         self._messages.clear()
         text = json.dumps({"type": "seats", "seats": self.seats_json()})
         for client in list(self.clients):
-            client.push(text)
+            if client is not skip:
+                client.push(text)
 
     def stored(self) -> StoredGame:
         """The table as the store keeps it."""
@@ -346,7 +347,7 @@ class Hub:
             request: ``{"seats": [{"kind": "person", "name": "Ada"}, {"kind":
                 "bot", "bot": "greedy"}], "rules": {"points_to_win": 15,
                 ...}}``; ``rules`` and the names are optional, and so is
-                ``seed`` where :attr:`allow_seeds` is set.
+                ``seed`` where ``allow_seeds`` is set.
 
         Returns:
             The table and each seat's secret (``None`` for a bot's seat).
@@ -413,7 +414,7 @@ class Hub:
         client = Client(table, seat)
         table.clients.add(client)
         if seat is not None:
-            table.broadcast_seats()
+            table.broadcast_seats(skip=client)
         client.push(table.state_message(seat))
         return client
 
