@@ -6,8 +6,8 @@ with the engine, lets bots from :mod:`splendor.bots` play, and keeps every
 game in SQLite as its :class:`~splendor.GameRecord`. The web client is a set
 of static files in this package.
 
-* :func:`main` is the command line (``python -m splendor.server`` or
-  ``splendor serve``); :func:`run` starts the server;
+* :func:`main` is the command line (``python -m splendor.server``, the same
+  as ``splendor serve``); :func:`run` starts the server;
 * :func:`create_app` builds the ASGI application, to run under any ASGI
   server or to test with Starlette's test client;
 * :mod:`splendor.server.hub` holds the game logic and
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import logging
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +33,15 @@ from splendor.errors import SplendorError
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["DEFAULT_DB", "MissingExtraError", "create_app", "main", "run"]
+__all__ = [
+    "DEFAULT_DB",
+    "MissingExtraError",
+    "add_arguments",
+    "create_app",
+    "main",
+    "require_extra",
+    "run",
+]
 
 #: The SQLite file games are kept in unless ``--db`` says otherwise.
 DEFAULT_DB = "splendor.db"
@@ -45,7 +53,12 @@ class MissingExtraError(SplendorError, ImportError):
     """A package of the ``[server]`` extra is not installed."""
 
 
-def _require() -> None:
+def require_extra() -> None:
+    """Check that the packages of the ``[server]`` extra are installed.
+
+    Raises:
+        MissingExtraError: naming the missing packages and how to install them.
+    """
     missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingExtraError(
@@ -61,7 +74,7 @@ def create_app(
     Raises:
         MissingExtraError: when the ``[server]`` extra is not installed.
     """
-    _require()
+    require_extra()
     from splendor.server.app import create_app as create
 
     return create(db, bot_delay=bot_delay, allow_seeds=allow_seeds)
@@ -109,22 +122,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Run the server with parsed options; the exit status (2 when the extra is missing)."""
-    try:
-        _require()
-    except MissingExtraError as error:
-        logging.getLogger("splendor.server").error("%s", error)
-        print(f"splendor serve: {error}")
-        return 2
-    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m splendor.server [--host H] [--port P] [--db FILE]``; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="splendor serve", description="Play Splendor in the browser."
     )
     add_arguments(parser)
-    return serve(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    try:
+        require_extra()
+    except MissingExtraError as error:
+        print(f"splendor serve: {error}", file=sys.stderr)
+        return 2
+    print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.")
+    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
+    return 0

@@ -375,7 +375,8 @@ class Hub:
         rules = _rules(request.get("rules", {}))
         seed = request.get("seed")
         if seed is None:
-            seed = secrets.randbits(128)
+            # 63 random bits: the most a record holds (a signed 64-bit integer).
+            seed = secrets.randbits(63)
         elif not self.allow_seeds:
             raise ServerError("bad_request", "this server deals its own seeds")
         elif type(seed) is not int:
