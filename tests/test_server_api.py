@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -368,22 +369,21 @@ def at_version(version: int) -> Callable[[dict[str, Any]], bool]:
 
 
 def play_whole_game(client: TestClient, body: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """Two people and a spectator play a seeded game to the end; every message, per socket."""
+    """The people and a spectator play a seeded game to the end; every message, per socket.
+
+    The spectator's messages are last.
+    """
     table = body["table"]
-    logs: list[list[dict[str, Any]]] = [[], [], []]
-    with (
-        client.websocket_connect(f"/ws/{table}") as first,
-        client.websocket_connect(f"/ws/{table}") as second,
-        client.websocket_connect(f"/ws/{table}") as watcher,
-    ):
-        sockets = [first, second, watcher]
-        for ws, entry in zip(sockets, [*body["seats"], {"secret": None}], strict=True):
-            message = join(ws, entry["secret"])
-            logs[sockets.index(ws)].append(message)
+    entries = [*body["seats"], {"secret": None}]
+    logs: list[list[dict[str, Any]]] = [[] for _ in entries]
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(f"/ws/{table}")) for _ in entries]
+        for ws, entry, log in zip(sockets, entries, logs, strict=True):
+            log.append(join(ws, entry["secret"]))
         latest = [log[-1] for log in logs]
-        while not latest[2]["over"]:
-            mover = latest[2]["view"]["current_player"]
-            version = latest[2]["version"]
+        while not latest[-1]["over"]:
+            mover = latest[-1]["view"]["current_player"]
+            version = latest[-1]["version"]
             choice = greedy_choice(latest[mover], SEED)
             sockets[mover].send_text(
                 json.dumps({"type": "move", "version": version, "action": choice})
@@ -393,8 +393,9 @@ def play_whole_game(client: TestClient, body: dict[str, Any]) -> list[list[dict[
     return logs
 
 
-def test_a_whole_game_never_shows_a_seat_a_hidden_card(client: TestClient) -> None:
-    body = create(client, two_people(seed=SEED))
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_whole_game_never_shows_a_seat_a_hidden_card(client: TestClient, players: int) -> None:
+    body = create(client, {"seats": [{"kind": "person"}] * players, "seed": SEED})
     logs = play_whole_game(client, body)
     record = from_json(client.get(f"/api/tables/{body['table']}/record").text, GameRecord)
     states = record.replay()
@@ -407,10 +408,10 @@ def test_a_whole_game_never_shows_a_seat_a_hidden_card(client: TestClient) -> No
                 checked += 1
             else:
                 assert message["type"] == "seats"
-    assert checked == 3 * len(states)
+    assert checked == (players + 1) * len(states)
     # Blind reserves happened, so the check had hidden reserved cards to look for.
     assert any(hidden_ids(s, 0) - {c.id for d in s.decks for c in d} for s in states)
-    final = logs[2][-1]
+    final = logs[-1][-1]
     assert final["over"]
     assert final["result"]["winners"] == list(states[-1].winners)
     assert final["result"]["points"] == [p.points for p in states[-1].players]

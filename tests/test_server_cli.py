@@ -17,6 +17,9 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
 import splendor.server
 from splendor.cli import main as cli_main
 from splendor.server import MissingExtraError, require_extra
@@ -82,6 +85,24 @@ def stop(process: subprocess.Popen[str]) -> str:
     return output
 
 
+def check_frame_limits(port: int, table: str, secret: str) -> None:
+    """Over 8192 characters: an error reply; over 64 KiB: the socket closes with 1009."""
+    url = f"ws://127.0.0.1:{port}/ws/{table}"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "join", "secret": secret}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "move", "version": 0, "notation": "x" * 10_000}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "too_large"
+        ws.send("x" * 100_000)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009
+    with connect(url, open_timeout=10) as ws:  # and the server carries on
+        ws.send(json.dumps({"type": "watch"}))
+        assert json.loads(ws.recv(timeout=10))["version"] == 0
+
+
 @pytest.mark.parametrize("command", [["-m", "splendor", "serve"], ["-m", "splendor.server"]])
 def test_the_server_starts_stops_on_ctrl_c_and_keeps_its_tables(
     tmp_path: Path, command: list[str]
@@ -98,7 +119,9 @@ def test_the_server_starts_stops_on_ctrl_c_and_keeps_its_tables(
             data=json.dumps({"seats": [{"kind": "person"}, {"kind": "person"}]}).encode(),
             headers={"Content-Type": "application/json"},
         )
-        table = json.loads(urllib.request.urlopen(request, timeout=10).read())["table"]
+        created = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        table = created["table"]
+        check_frame_limits(port, table, created["seats"][0]["secret"])
     finally:
         output = stop(process)
     assert f"http://127.0.0.1:{port}/" in output
