@@ -68,6 +68,15 @@ def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
     raise SystemExit(f"the server did not start; see {log}")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used (user and system), where /proc tells it."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return None
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def create_table(base: str) -> dict[str, Any]:
     body = json.dumps({"seats": [{"kind": "person"}, {"kind": "person"}]}).encode()
     request = urllib.request.Request(
@@ -213,7 +222,11 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         server = start_server(port, db, log)
         try:
+            cpu_before = cpu_seconds(server.pid)
+            clients_before = time.process_time()
             runs, elapsed = asyncio.run(load(f"http://{HOST}:{port}", args.tables, args.moves))
+            cpu_after = cpu_seconds(server.pid)
+            clients_cpu = time.process_time() - clients_before
         finally:
             server.send_signal(signal.SIGINT)
             try:
@@ -226,6 +239,13 @@ def main(argv: list[str] | None = None) -> int:
         finished = sum(1 for run in runs if run.last_watched and run.last_watched["over"])
         print(f"{args.tables} tables, {moves} moves in {elapsed:.1f} s ({finished} games finished)")
         print(f"moves/s: {moves / elapsed:.0f}")
+        if cpu_before is not None and cpu_after is not None and moves:
+            used = cpu_after - cpu_before
+            print(
+                f"server CPU: {used:.1f} s, {1000 * used / moves:.1f} ms a move "
+                f"(at most {moves / used:.0f} moves/s on one core); "
+                f"the clients' CPU: {clients_cpu:.1f} s"
+            )
         if latencies:
             print(
                 "move latency ms: "
