@@ -59,7 +59,7 @@ def mypy(session: nox.Session) -> None:
 @nox.session(default=False)
 def pyright(session: nox.Session) -> None:
     """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
-    session.install("-e", ".[cli]", *group("pyright"))
+    session.install("-e", ".[cli,server]", *group("pyright"), *group("server-test"))
     python = f"{session.bin}/python"
     session.run("pyright", "--pythonpath", python, *session.posargs)
 

@@ -212,7 +212,7 @@ def check(db: Path, runs: list[TableRun]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="A bounded load test of splendor serve.")
     parser.add_argument("--tables", type=int, default=50, help="tables at once (50)")
     parser.add_argument("--moves", type=int, default=100, help="most moves per table (100)")
     args = parser.parse_args(argv)

@@ -479,7 +479,8 @@ function candidates() {
 
 function canPickGem(gem) {
   const c = table.choice;
-  if (!myTurn() || (c && (c.sent || (c.kind && c.kind !== "take") || c.card))) return false;
+  if (!myTurn() || (c && (c.sent || c.kind))) return false;
+  // A gem picked while a card is picked starts a take instead.
   const want = plus((c && c.gems) || {}, gem);
   return table.message.legal.some((a) => a.type === "take" && covers(a.gems, want));
 }
