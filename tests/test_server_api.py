@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -331,6 +332,28 @@ def test_malformed_and_oversized_messages_get_an_error_and_the_connection_surviv
             assert error["code"] == code, (text[:40], error)
         ws.send_bytes(b"\x00\x01")
         assert receive_error(ws)["code"] == "malformed"
+        move(ws, 0, legal_actions(state)[0])
+        assert receive_state(ws)["version"] == 1
+
+
+def test_a_move_the_store_cannot_keep_is_not_played(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = create(client, two_people(seed=SEED))
+    state = new_game(2, seed=SEED)
+    from splendor.server.store import Store
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with client.websocket_connect(f"/ws/{body['table']}") as ws:
+        join(ws, body["seats"][0]["secret"])
+        monkeypatch.setattr(Store, "save", broken)
+        move(ws, 0, legal_actions(state)[0])
+        assert receive_error(ws)["code"] == "internal"
+        monkeypatch.undo()
+        ws.send_text(json.dumps({"type": "sync"}))
+        assert receive_state(ws)["version"] == 0
         move(ws, 0, legal_actions(state)[0])
         assert receive_state(ws)["version"] == 1
 

@@ -514,9 +514,10 @@ class Hub:
             record = table.record.append(action)
         except SplendorError as error:
             raise ServerError("illegal", str(error)) from None
+        # Stored first: a move the store failed to keep is not played at all.
+        self.store.save(table.id, to_json(record), finished=record.final_state().is_over)
         table.record = record
         table.state = record.final_state()
-        self.store.save(table.id, to_json(record), finished=table.is_over)
         table.broadcast_state()
         self._wake_bots(table)
 
