@@ -127,7 +127,11 @@ def package(session: nox.Session) -> None:
     session.run("python", "tools/check_dist.py", out)
 
 
-SERVER_TESTS = ("tests/test_server_api.py", "tests/test_server_browser.py")
+SERVER_TESTS = (
+    "tests/test_server_api.py",
+    "tests/test_server_cli.py",
+    "tests/test_server_browser.py",
+)
 
 
 @nox.session
