@@ -7,7 +7,9 @@ import json
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,11 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from splendor import GameRecord, apply, from_json, legal_actions, new_game, to_json
 from splendor.actions import Action, Buy, Take
+from splendor.bots import BOTS
 from splendor.components import CARDS
 from splendor.gems import Tokens
 from splendor.server import create_app
+from splendor.server import hub as hub_module
 from splendor.server.hub import MAX_MESSAGE
 from tests.server_helpers import check_message, greedy_choice, hidden_ids, receive_until
 
@@ -523,3 +527,31 @@ def test_bot_tables_play_to_the_end_and_resume_after_a_restart(db: Path) -> None
         record = from_json(client.get(f"/api/tables/{table}/record").text, GameRecord)
     assert message["result"]["winners"] == list(record.final_state().winners)
     assert len(record.actions) > stopped_at
+
+
+def test_a_slow_bot_does_not_hold_up_other_tables(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thinking = threading.Event()
+
+    class SlowBot:
+        name = "slow"
+
+        def __call__(self, view: object, actions: Sequence[Action], rng: object) -> Action:
+            thinking.set()
+            time.sleep(2.0)
+            return actions[0]
+
+    monkeypatch.setattr(hub_module, "BOTS", {**BOTS, "slow": SlowBot})
+    slow = create(client, {"seats": [{"kind": "bot", "bot": "slow"}, {"kind": "person"}]})
+    busy = create(client, two_people(seed=SEED))
+    state = new_game(2, seed=SEED)
+    assert thinking.wait(10)
+    with client.websocket_connect(f"/ws/{busy['table']}") as ws:
+        join(ws, busy["seats"][0]["secret"])
+        started = time.monotonic()
+        move(ws, 0, legal_actions(state)[0])
+        assert receive_state(ws)["version"] == 1
+        answered = time.monotonic() - started
+    assert answered < 1.5
+    assert slow["seats"][0]["kind"] == "bot"
