@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def group(name: str) -> tuple[str, ...]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
-    session.install("-e", ".[cli]", *group("test"))
+    session.install("-e", ".[cli,server]", *group("test"))
     # The kernel must have been compiled: its tests fail rather than skip.
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *session.posargs, env=env)
@@ -51,14 +52,14 @@ def kernel_diff(session: nox.Session) -> None:
 @nox.session
 def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
-    session.install("-e", ".[cli,openspiel]", *group("typecheck"))
+    session.install("-e", ".[cli,server,openspiel]", *group("typecheck"), *group("server-test"))
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
 @nox.session(default=False)
 def pyright(session: nox.Session) -> None:
     """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
-    session.install("-e", ".[cli,openspiel]", *group("pyright"))
+    session.install("-e", ".[cli,server,openspiel]", *group("pyright"), *group("server-test"))
     python = f"{session.bin}/python"
     session.run("pyright", "--pythonpath", python, *session.posargs)
 
@@ -86,7 +87,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references; run their doctests."""
-    session.install("-e", ".[openspiel]", *group("docs"))
+    session.install("-e", ".[server,openspiel]", *group("docs"))
     session.run(
         "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
@@ -139,3 +140,38 @@ def package(session: nox.Session) -> None:
     session.run("python", "-m", "build", "--outdir", str(out))
     session.run("twine", "check", "--strict", f"{out}/*")
     session.run("python", "tools/check_dist.py", out)
+
+
+SERVER_TESTS = (
+    "tests/test_server_api.py",
+    "tests/test_server_cli.py",
+    "tests/test_server_browser.py",
+)
+
+
+@nox.session
+def server(session: nox.Session) -> None:
+    """The web server: API tests, then browser tests in Debian's chromium (installed if missing)."""
+    session.install("-e", ".[server]", *group("test"), *group("server-test"))
+    if not shutil.which("chromium"):
+        if os.geteuid() != 0:
+            session.error("the browser tests need Debian's chromium: apt-get install chromium")
+        session.run("apt-get", "update", "-qq", external=True)
+        session.run("apt-get", "install", "-y", "-qq", "chromium", external=True)
+    session.run(
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        *(session.posargs or SERVER_TESTS),
+        env={"SPLENDOR_BROWSER_TESTS": "required"},
+    )
+
+
+nox.options.sessions.append("server")
+
+
+@nox.session(default=False)
+def load(session: nox.Session) -> None:
+    """Load test of the server on 127.0.0.1: ``-- --tables 50 --moves 100`` (the defaults)."""
+    session.install("-e", ".[server]")
+    session.run("python", "benchmarks/server_load.py", *session.posargs)

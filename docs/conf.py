@@ -66,6 +66,11 @@ nitpick_ignore = [
     ("py:class", "io.TextIOBase"),
     ("py:class", "argparse.ArgumentParser"),
     ("py:class", "argparse.Namespace"),
+    ("py:class", "Starlette"),  # the server's ASGI application
+    ("py:class", "starlette.applications.Starlette"),
+    ("py:class", "asyncio.Task"),
+    ("py:class", "Path"),  # pathlib.Path, as short signatures print it
+    ("py:mod", "secrets"),
     # Built-in functions: Sphinx itself only lets built-in *classes* through.
     ("py:func", "input"),
     ("py:func", "print"),

@@ -20,6 +20,9 @@ WHEEL_FILES = (
     "splendor/data/cards.csv",
     "splendor/data/nobles.csv",
     "splendor/schema/splendor.schema.json",
+    "splendor/server/static/index.html",
+    "splendor/server/static/app.js",
+    "splendor/server/static/style.css",
 )
 LINKS = ("Homepage", "Documentation", "Source", "Changelog")
 

@@ -1,0 +1,45 @@
+"""``splendor serve``: play in the browser (the game server of :mod:`splendor.server`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from splendor.cli.common import Subcommands
+from splendor.cli.output import Output
+
+__all__ = ["add_parser", "run_serve"]
+
+
+def add_parser(commands: Subcommands) -> None:
+    """Add ``splendor serve`` to the command line."""
+    from splendor.server import add_arguments
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve games in the browser (the [server] extra)",
+        description=(
+            "Start the game server and its web client: open tables for people and bots, "
+            "share a link per seat, play and watch live. Games are kept in an SQLite "
+            "file and resume when the server starts again."
+        ),
+    )
+    add_arguments(serve)
+    serve.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:
+    """Serve until interrupted (``read`` is not used).
+
+    Raises:
+        splendor.server.MissingExtraError: when the ``[server]`` extra is missing.
+    """
+    from splendor.server import require_extra, run
+
+    require_extra()
+    out.line(
+        ("Splendor: ", "bold"),
+        f"http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.",
+    )
+    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
+    return 0

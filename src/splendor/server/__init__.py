@@ -1,0 +1,139 @@
+"""A reference game server and web client: ``splendor serve`` (the ``[server]`` extra).
+
+The server keeps the authoritative :class:`~splendor.GameState` of every
+table, sends each seat only its own :func:`~splendor.view`, checks every move
+with the engine, lets bots from :mod:`splendor.bots` play, and keeps every
+game in SQLite as its :class:`~splendor.GameRecord`. The web client is a set
+of static files in this package.
+
+* :func:`main` is the command line (``python -m splendor.server``, the same
+  as ``splendor serve``); :func:`run` starts the server;
+* :func:`create_app` builds the ASGI application, to run under any ASGI
+  server or to test with Starlette's test client;
+* :mod:`splendor.server.hub` holds the game logic and
+  :mod:`splendor.server.store` the persistence; neither needs the web
+  framework.
+
+Importing this module needs nothing beyond the library; :func:`create_app`
+and :func:`run` need the extra (``pip install "splendor-rules[server]"``)
+and say so when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from splendor.errors import SplendorError
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = [
+    "DEFAULT_DB",
+    "MissingExtraError",
+    "add_arguments",
+    "create_app",
+    "main",
+    "require_extra",
+    "run",
+]
+
+#: The SQLite file games are kept in unless ``--db`` says otherwise.
+DEFAULT_DB = "splendor.db"
+
+_NEEDED = ("starlette", "uvicorn", "websockets")
+
+
+class MissingExtraError(SplendorError, ImportError):
+    """A package of the ``[server]`` extra is not installed."""
+
+
+def require_extra() -> None:
+    """Check that the packages of the ``[server]`` extra are installed.
+
+    Raises:
+        MissingExtraError: naming the missing packages and how to install them.
+    """
+    missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingExtraError(
+            f"the server needs {', '.join(missing)}: pip install 'splendor-rules[server]'"
+        )
+
+
+def create_app(
+    db: str | Path = DEFAULT_DB, *, bot_delay: float = 0.6, allow_seeds: bool = False
+) -> Starlette:
+    """The server as an ASGI application (see :func:`splendor.server.app.create_app`).
+
+    Raises:
+        MissingExtraError: when the ``[server]`` extra is not installed.
+    """
+    require_extra()
+    from splendor.server.app import create_app as create
+
+    return create(db, bot_delay=bot_delay, allow_seeds=allow_seeds)
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | Path = DEFAULT_DB,
+    *,
+    bot_delay: float = 0.6,
+) -> None:
+    """Serve until interrupted (Ctrl-C stops it cleanly; games resume on the next start).
+
+    Args:
+        host: the address to listen on.
+        port: the port to listen on.
+        db: the SQLite file the games are kept in.
+        bot_delay: seconds a bot waits before each move.
+
+    Raises:
+        MissingExtraError: when the ``[server]`` extra is not installed.
+    """
+    app = create_app(db, bot_delay=bot_delay)
+    import uvicorn
+
+    # Frames above 64 KiB are closed by the protocol layer (code 1009);
+    # smaller ones over the message limit get an error reply.
+    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="info")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``splendor serve`` to ``parser``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument(
+        "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite file of games ({DEFAULT_DB})"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move (0.6)",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m splendor.server [--host H] [--port P] [--db FILE]``; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="splendor serve", description="Play Splendor in the browser."
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        require_extra()
+    except MissingExtraError as error:
+        print(f"splendor serve: {error}", file=sys.stderr)
+        return 2
+    print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.")
+    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
+    return 0
