@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from importlib import resources
 from types import MappingProxyType
-from typing import Final, TypeGuard
+from typing import Final, Literal, TypeAlias, TypeGuard
 
 import attrs
 
@@ -27,11 +27,16 @@ __all__ = [
     "NOBLES_BY_ID",
     "Card",
     "Noble",
+    "Tier",
     "is_game_card",
     "is_game_noble",
 ]
 
 _GEM_NAMES = tuple(g.value for g in GEMS[:5])
+
+#: A card's tier (its level): 1, 2 or 3.
+Tier: TypeAlias = Literal[1, 2, 3]
+_TIERS: Final[dict[int, Tier]] = {1: 1, 2: 2, 3: 3}
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -58,7 +63,7 @@ class Card:
     """
 
     id: int
-    tier: int
+    tier: Tier
     bonus: Gem
     points: int
     cost: Tokens
@@ -123,7 +128,7 @@ def _load_cards() -> tuple[Card, ...]:
     cards = tuple(
         Card(
             id=int(row["id"]),
-            tier=int(row["tier"]),
+            tier=_tier(row["tier"]),
             bonus=Gem(row["bonus"]),
             points=int(row["points"]),
             cost=_counts(row),
@@ -163,6 +168,13 @@ def _load_nobles() -> tuple[Noble, ...]:
         shape = sorted(n for n in noble.requirement.counts if n)
         _check(shape in ([4, 4], [3, 3, 3]), f"noble {noble.id} requirement {shape}")
     return nobles
+
+
+def _tier(text: str) -> Tier:
+    tier = _TIERS.get(int(text))
+    if tier is None:
+        raise InvalidArgumentError(f"bad package data: tier {text!r}")
+    return tier
 
 
 def _check(ok: bool, message: str) -> None:
