@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, TypeAlias, TypeGuard
 
@@ -116,7 +116,17 @@ class Noble:
 
 
 def _read_rows(name: str) -> list[dict[str, str]]:
-    text = resources.files("splendor").joinpath("data", name).read_text(encoding="utf-8")
+    # A plain file next to this module, read without importlib.resources
+    # (which costs more to import than the whole engine); a package that is
+    # not on the file system (in a zip archive) goes through it.
+    path = os.path.join(os.path.dirname(__file__), "data", name)
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        from importlib import resources
+
+        text = resources.files("splendor").joinpath("data", name).read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text)))
 
 

@@ -253,8 +253,10 @@ def _listing_for(value: object) -> tuple[Action, ...]:
 
 
 _PASS: Final = Pass()
-_RESERVE: Final[dict[Card | None, Reserve]] = {card: Reserve(card) for card in CARDS}
-_BLINDS: Final = (ReserveFromDeck(1), ReserveFromDeck(2), ReserveFromDeck(3))
+_RESERVE: Final[dict[Card | None, Reserve]] = {
+    card: _reserve(card, cnt.NO_TOKENS, None) for card in CARDS
+}
+_BLINDS: Final = tuple(_blind(tier, cnt.NO_TOKENS, None) for tier in (1, 2, 3))
 _NO_NOBLES: Final[tuple[tuple[Noble, ...], ...]] = ((),) * 5
 
 #: Each card's cost per gem colour, and in all.
