@@ -31,7 +31,7 @@ def new_game(players: int, *, seed: int | None = None, rules: Rules | None = Non
             it knows the order of every deck and of the nobles, and a small
             seed can be recovered from a few turns of play by trying them
             all. ``None`` (what live play should use) draws an unguessable
-            128-bit seed from :mod:`secrets`; pass a seed only to replay or
+            128-bit seed from the ``secrets`` module; pass a seed only to replay or
             test a game, and never show it to the players before the end.
         rules: the :class:`~splendor.Rules` to play under; the published rules
             by default.
