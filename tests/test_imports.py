@@ -26,6 +26,7 @@ ENGINE: Final = frozenset(
     f"splendor.{name}"
     for name in (
         "_counts",
+        "_make",
         "_text",
         "actions",
         "components",
