@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from splendor import GreedyBot, play_game
+from splendor import GreedyBot, SplendorError, play_game
 from splendor.bots import load_bot
 from splendor.cli import main
+from splendor.errors import BotError
 
 HOARDER = '''\
 class Hoarder:
@@ -123,3 +125,26 @@ def test_the_installed_command_finds_a_bot_in_the_current_directory(tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert "hoarder" in done.stdout
+
+
+def test_a_bot_error_keeps_its_trace_across_processes() -> None:
+    error = BotError("bot x (seat 1) raised KeyError: 'red' on turn 3", trace="Traceback ...\n")
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == "bot x (seat 1) raised KeyError: 'red' on turn 3"
+    assert again.trace == "Traceback ...\n"
+    assert isinstance(again, SplendorError)
+
+
+def test_traceback_shows_an_unexpected_error_in_full(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import splendor.cli.show
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(splendor.cli.show, "run_show", broken)
+    assert main(["show", "anything.json", "--traceback"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):")
+    assert err.endswith("splendor: unexpected error: RuntimeError: a bug\n")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "BotError",
+    "EncodingError",
     "FileError",
     "IllegalActionError",
     "InvalidArgumentError",
@@ -137,3 +138,24 @@ class BotError(SplendorError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class EncodingError(SplendorError, ValueError):
+    """A sequence of action codes (see :mod:`splendor.encoding`) that is not
+    a legal turn, or part of one, in the given state.
+
+    The message names the first bad code and its position, for example
+    ``"code 12 (reserve tier 1 slot 0) at position 0 is not legal here"``.
+
+    Attributes:
+        position: the index of the first bad code in the sequence (the length
+            of the sequence when it ends before the turn is complete), or
+            ``None`` when the error is not about one place in a sequence.
+        code: the bad code, or ``None`` when there is none (a sequence that
+            ends too soon) or it is not an ``int``.
+    """
+
+    def __init__(self, message: str, *, position: int | None = None, code: int | None = None):
+        super().__init__(message)
+        self.position = position
+        self.code = code

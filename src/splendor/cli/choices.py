@@ -228,7 +228,11 @@ def _pick(
         wanted = sorted(answer.lstrip("-=n").replace("*", "y"))
         if wanted in plain:
             return plain.index(wanted)
-        out.line(("Not one of the choices: ", "bold red"), f"{answer!r}; give 1 to {len(options)}.")
+        back = "Enter for the default" if default is not None else "q to go back"
+        out.line(
+            ("Not one of the choices: ", "bold red"),
+            f"{answer!r}; give a number 1 to {len(options)}, or {back}.",
+        )
 
 
 def _distinct(values: Sequence[_T]) -> list[_T]:
