@@ -30,6 +30,7 @@ __all__ = [
     "Tier",
     "is_game_card",
     "is_game_noble",
+    "tier_index",
 ]
 
 _GEM_NAMES = tuple(g.value for g in GEMS[:5])
@@ -217,6 +218,20 @@ def is_game_card(value: object) -> TypeGuard[Card]:
     (True, False)
     """
     return type(value) is Card and type(value.id) is int and CARDS_BY_ID.get(value.id) is value
+
+
+def tier_index(tier: object) -> int:
+    """The index (0 to 2) of ``tier`` (1 to 3) in a state's board and decks.
+
+    >>> tier_index(3)
+    2
+
+    Raises:
+        InvalidArgumentError: for anything but the ``int`` 1, 2 or 3.
+    """
+    if type(tier) is not int or not 1 <= tier <= 3:
+        raise InvalidArgumentError(f"the tiers are 1, 2 and 3, got {tier!r}")
+    return tier - 1
 
 
 def is_game_noble(value: object) -> TypeGuard[Noble]:

@@ -12,7 +12,7 @@ from typing import Final
 import attrs
 
 from splendor._text import short_repr
-from splendor.components import Card, Noble
+from splendor.components import Card, Noble, tier_index
 from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.rules import Rules
@@ -124,7 +124,7 @@ class GameState:
         Raises:
             InvalidArgumentError: for a tier other than 1, 2 or 3.
         """
-        return self.board[_tier_index(tier)]
+        return self.board[tier_index(tier)]
 
     def deck(self, tier: int) -> tuple[Card, ...]:
         """The face-down cards of ``tier`` (1-3), the top card first.
@@ -132,7 +132,7 @@ class GameState:
         Raises:
             InvalidArgumentError: for a tier other than 1, 2 or 3.
         """
-        return self.decks[_tier_index(tier)]
+        return self.decks[tier_index(tier)]
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
@@ -148,7 +148,5 @@ class GameState:
         )
 
 
-def _tier_index(tier: object) -> int:
-    if type(tier) is not int or not 1 <= tier <= 3:
-        raise InvalidArgumentError(f"the tiers are 1, 2 and 3, got {tier!r}")
-    return tier - 1
+# The name other modules used before components.tier_index had a home.
+_tier_index = tier_index
