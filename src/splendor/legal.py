@@ -81,6 +81,8 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
     t = player.tokens._counts
     tw, tb, tg, tr, tk, gold = t
     room = state.rules.token_limit - (tw + tb + tg + tr + tk + gold)
+    if room < 0:
+        raise _over_limit(state, room)
     sw, sb, sg, sr, sk, sgold = state.bank._counts
     bonus = player.bonuses._counts
     bw, bb, bg, br, bk, _ = bonus
@@ -108,8 +110,6 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             if sk > 3:
                 actions.append(_ROOMY_DOUBLES[4])
         else:
-            if room < 0:
-                raise _over_limit(state, room)
             key = cnt.capped(t, 3 - room)
             found = _TAKES_NEAR_LIMIT.get((key, some, room))
             if found is None:
