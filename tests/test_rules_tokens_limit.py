@@ -6,6 +6,7 @@ import pytest
 
 from splendor import (
     GameState,
+    Gem,
     IllegalActionError,
     InvalidStateError,
     Reserve,
@@ -129,9 +130,15 @@ def test_the_message_for_a_needless_return_gives_the_tokens_held() -> None:
         apply(state, Take(toks("W B G"), toks("R")))
 
 
+@pytest.mark.parametrize("empty_supply", [False, True])
 @pytest.mark.parametrize("held", ["4W 4B 3G", "4W 4B 4G 4R"])
-def test_a_hand_built_state_over_the_limit_gets_the_library_error(held: str) -> None:
+def test_a_hand_built_state_over_the_limit_gets_the_library_error(
+    held: str, empty_supply: bool
+) -> None:
     state = with_player(deal(2), tokens=toks(held))
+    if empty_supply:
+        # No gems to take: the check comes before anything else is listed.
+        state = with_bank(state, Tokens(gold=state.bank[Gem.GOLD]))
     total = toks(held).total
     with pytest.raises(
         InvalidStateError, match=rf"token limit: player 0 holds {total} tokens, more than .* 10"

@@ -25,6 +25,8 @@ from splendor.errors import (
     IllegalActionError,
     InvalidArgumentError,
     InvalidStateError,
+    NotationError,
+    SerializationError,
     SplendorError,
     UnknownColourError,
 )
@@ -39,15 +41,10 @@ if TYPE_CHECKING:
     # checkers see the names here.
     from splendor.board import format_board
     from splendor.bots import Bot, GreedyBot, RandomBot, play_game
-    from splendor.notation import (
-        NotationError,
-        format_action,
-        format_record,
-        parse_action,
-        parse_record,
-    )
+    from splendor.notation import format_action, parse_action
     from splendor.record import GameRecord
-    from splendor.serialization import SerializationError, from_json, to_json
+    from splendor.record_text import format_record, parse_record
+    from splendor.serialization import from_json, to_json
     from splendor.svg import render_svg
     from splendor.validation import check_state
     from splendor.views import PlayerView, PublicPlayer, determinize, view
@@ -114,13 +111,11 @@ _LAZY: dict[str, str] = {
     "GreedyBot": "splendor.bots",
     "RandomBot": "splendor.bots",
     "play_game": "splendor.bots",
-    "NotationError": "splendor.notation",
     "format_action": "splendor.notation",
-    "format_record": "splendor.notation",
+    "format_record": "splendor.record_text",
     "parse_action": "splendor.notation",
-    "parse_record": "splendor.notation",
+    "parse_record": "splendor.record_text",
     "GameRecord": "splendor.record",
-    "SerializationError": "splendor.serialization",
     "from_json": "splendor.serialization",
     "to_json": "splendor.serialization",
     "render_svg": "splendor.svg",

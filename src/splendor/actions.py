@@ -9,7 +9,7 @@ them; :func:`splendor.apply` plays them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeAlias, TypeVar, final
+from typing import Any, TypeAlias, final
 
 import attrs
 
@@ -152,44 +152,3 @@ class Pass:
 
 #: Any action.
 Action: TypeAlias = Take | Reserve | ReserveFromDeck | Buy | Pass
-
-
-# Fast constructors for the engine, which builds actions from values it has
-# already checked: the same objects as the attrs ``__init__`` makes, without
-# its validators (which cost more than the rest of the construction).
-_A = TypeVar("_A", Take, Reserve, ReserveFromDeck, Buy, Pass)
-_new = object.__new__
-
-
-def _builder(cls: type[_A]) -> Callable[..., _A]:
-    setters = tuple(cls.__dict__[field.name].__set__ for field in attrs.fields(cls))
-    set_hash = cls.__dict__["_attrs_cached_hash"].__set__
-
-    def build(*values: object) -> _A:
-        action: _A = _new(cls)
-        for setter, value in zip(setters, values, strict=True):
-            setter(action, value)
-        set_hash(action, None)
-        return action
-
-    return build
-
-
-_take: Callable[[Tokens, Tokens, Noble | None], Take] = _builder(Take)
-_reserve: Callable[[Card, Tokens, Noble | None], Reserve] = _builder(Reserve)
-_blind: Callable[[int, Tokens, Noble | None], ReserveFromDeck] = _builder(ReserveFromDeck)
-_buy: Callable[[Card, Tokens | None, Noble | None], Buy] = _builder(Buy)
-_pass: Callable[[Noble | None], Pass] = _builder(Pass)
-
-
-def _with_noble(action: Action, noble: Noble) -> Action:
-    """``action`` receiving ``noble`` (the engine's fast ``attrs.evolve``)."""
-    if type(action) is Take:
-        return _take(action.gems, action.returned, noble)
-    if type(action) is Reserve:
-        return _reserve(action.card, action.returned, noble)
-    if type(action) is ReserveFromDeck:
-        return _blind(action.tier, action.returned, noble)
-    if type(action) is Buy:
-        return _buy(action.card, action.payment, noble)
-    return _pass(noble)

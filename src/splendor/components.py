@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from importlib import resources
 from types import MappingProxyType
-from typing import Final, TypeGuard
+from typing import Final, Literal, TypeAlias, TypeGuard
 
 import attrs
 
@@ -27,11 +27,17 @@ __all__ = [
     "NOBLES_BY_ID",
     "Card",
     "Noble",
+    "Tier",
     "is_game_card",
     "is_game_noble",
+    "tier_index",
 ]
 
 _GEM_NAMES = tuple(g.value for g in GEMS[:5])
+
+#: A card's tier (its level): 1, 2 or 3.
+Tier: TypeAlias = Literal[1, 2, 3]
+_TIERS: Final[dict[int, Tier]] = {1: 1, 2: 2, 3: 3}
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -58,7 +64,7 @@ class Card:
     """
 
     id: int
-    tier: int
+    tier: Tier
     bonus: Gem
     points: int
     cost: Tokens
@@ -111,7 +117,17 @@ class Noble:
 
 
 def _read_rows(name: str) -> list[dict[str, str]]:
-    text = resources.files("splendor").joinpath("data", name).read_text(encoding="utf-8")
+    # A plain file next to this module, read without importlib.resources
+    # (which costs more to import than the whole engine); a package that is
+    # not on the file system (in a zip archive) goes through it.
+    path = os.path.join(os.path.dirname(__file__), "data", name)
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        from importlib import resources
+
+        text = resources.files("splendor").joinpath("data", name).read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text)))
 
 
@@ -123,7 +139,7 @@ def _load_cards() -> tuple[Card, ...]:
     cards = tuple(
         Card(
             id=int(row["id"]),
-            tier=int(row["tier"]),
+            tier=_tier(row["tier"]),
             bonus=Gem(row["bonus"]),
             points=int(row["points"]),
             cost=_counts(row),
@@ -165,6 +181,13 @@ def _load_nobles() -> tuple[Noble, ...]:
     return nobles
 
 
+def _tier(text: str) -> Tier:
+    tier = _TIERS.get(int(text))
+    if tier is None:
+        raise InvalidArgumentError(f"bad package data: tier {text!r}")
+    return tier
+
+
 def _check(ok: bool, message: str) -> None:
     if not ok:
         raise InvalidArgumentError(f"bad package data: {message}")
@@ -195,6 +218,20 @@ def is_game_card(value: object) -> TypeGuard[Card]:
     (True, False)
     """
     return type(value) is Card and type(value.id) is int and CARDS_BY_ID.get(value.id) is value
+
+
+def tier_index(tier: object) -> int:
+    """The index (0 to 2) of ``tier`` (1 to 3) in a state's board and decks.
+
+    >>> tier_index(3)
+    2
+
+    Raises:
+        InvalidArgumentError: for anything but the ``int`` 1, 2 or 3.
+    """
+    if type(tier) is not int or not 1 <= tier <= 3:
+        raise InvalidArgumentError(f"the tiers are 1, 2 and 3, got {tier!r}")
+    return tier - 1
 
 
 def is_game_noble(value: object) -> TypeGuard[Noble]:

@@ -19,20 +19,8 @@ import itertools
 from typing import Final, Protocol
 
 from splendor import _counts as cnt
-from splendor.actions import (
-    Action,
-    Buy,
-    Pass,
-    Reserve,
-    ReserveFromDeck,
-    Take,
-    _blind,
-    _buy,
-    _pass,
-    _reserve,
-    _take,
-    _with_noble,
-)
+from splendor import _make as make
+from splendor.actions import Action, Buy, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS, NOBLES, Card, Noble
 from splendor.errors import InvalidArgumentError, InvalidStateError
 from splendor.gems import Tokens
@@ -93,6 +81,8 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
     t = player.tokens._counts
     tw, tb, tg, tr, tk, gold = t
     room = state.rules.token_limit - (tw + tb + tg + tr + tk + gold)
+    if room < 0:
+        raise _over_limit(state, room)
     sw, sb, sg, sr, sk, sgold = state.bank._counts
     bonus = player.bonuses._counts
     bw, bb, bg, br, bk, _ = bonus
@@ -120,8 +110,6 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             if sk > 3:
                 actions.append(_ROOMY_DOUBLES[4])
         else:
-            if room < 0:
-                raise _over_limit(state, room)
             key = cnt.capped(t, 3 - room)
             found = _TAKES_NEAR_LIMIT.get((key, some, room))
             if found is None:
@@ -164,7 +152,7 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                     actions.append(blind)
 
     if now:
-        actions = [_with_noble(a, n) for a in actions for n in now]
+        actions = [make.with_noble(a, n) for a in actions for n in now]
 
     # What each colour is worth towards a price: bonuses plus tokens.
     ew, eb, eg, er, ek = bw + tw, bb + tb, bg + tg, br + tr, bk + tk
@@ -214,17 +202,17 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             gained = after_buy[cnt.INDEX[card.bonus]]
             if gained:
                 actions.extend(
-                    _buy(card, Tokens._of(pay), noble) for pay in payments for noble in gained
+                    make.buy(card, Tokens._of(pay), noble) for pay in payments for noble in gained
                 )
             else:
                 for pay in payments:
                     buy = _BUYS.get((card, pay))
                     if buy is None:
-                        buy = _BUYS[card, pay] = _buy(card, Tokens._of(pay), None)
+                        buy = _BUYS[card, pay] = make.buy(card, Tokens._of(pay), None)
                     actions.append(buy)
 
     if not actions:
-        return tuple(_pass(noble) for noble in now) if now else (_PASS,)
+        return tuple(make.pass_(noble) for noble in now) if now else (_PASS,)
     return tuple(actions)
 
 
@@ -252,9 +240,11 @@ def _listing_for(value: object) -> tuple[Action, ...]:
     return actions
 
 
-_PASS: Final = Pass()
-_RESERVE: Final[dict[Card | None, Reserve]] = {card: Reserve(card) for card in CARDS}
-_BLINDS: Final = (ReserveFromDeck(1), ReserveFromDeck(2), ReserveFromDeck(3))
+_PASS: Final = make.pass_(None)
+_RESERVE: Final[dict[Card | None, Reserve]] = {
+    card: make.reserve(card, cnt.NO_TOKENS, None) for card in CARDS
+}
+_BLINDS: Final = tuple(make.blind(tier, cnt.NO_TOKENS, None) for tier in (1, 2, 3))
 _NO_NOBLES: Final[tuple[tuple[Noble, ...], ...]] = ((),) * 5
 
 #: Each card's cost per gem colour, and in all.
@@ -279,21 +269,23 @@ _TAKE_ACTIONS: dict[tuple[cnt.Counts, cnt.Counts], Take] = {}
 def _reserve_returning(card: Card, returned: cnt.Counts) -> Reserve:
     action = _RESERVES.get((card, returned))
     if action is None:
-        action = _RESERVES[card, returned] = _reserve(card, Tokens._of(returned), None)
+        action = _RESERVES[card, returned] = make.reserve(card, Tokens._of(returned), None)
     return action
 
 
 def _blind_returning(tier: int, returned: cnt.Counts) -> ReserveFromDeck:
     action = _BLIND_RESERVES.get((tier, returned))
     if action is None:
-        action = _BLIND_RESERVES[tier, returned] = _blind(tier, Tokens._of(returned), None)
+        action = _BLIND_RESERVES[tier, returned] = make.blind(tier, Tokens._of(returned), None)
     return action
 
 
 def _take_returning(gems: cnt.Counts, returned: cnt.Counts) -> Take:
     action = _TAKE_ACTIONS.get((gems, returned))
     if action is None:
-        action = _TAKE_ACTIONS[gems, returned] = _take(Tokens._of(gems), Tokens._of(returned), None)
+        action = _TAKE_ACTIONS[gems, returned] = make.take(
+            Tokens._of(gems), Tokens._of(returned), None
+        )
     return action
 
 

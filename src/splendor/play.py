@@ -11,12 +11,14 @@ import itertools
 from typing import Final, TypeVar
 
 from splendor import _counts as cnt
+from splendor._make import player as _player
+from splendor._make import state as _state
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import Card, Noble, is_game_card
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.legal import MIN_NOBLE_TOTAL, legal_actions
-from splendor.state import GameState, PlayerState, _player, _state
+from splendor.state import GameState, PlayerState
 
 __all__ = ["apply", "is_legal"]
 

@@ -12,7 +12,7 @@ from typing import Final
 import attrs
 
 from splendor._text import short_repr
-from splendor.components import Card, Noble
+from splendor.components import Card, Noble, tier_index
 from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.rules import Rules
@@ -124,7 +124,7 @@ class GameState:
         Raises:
             InvalidArgumentError: for a tier other than 1, 2 or 3.
         """
-        return self.board[_tier_index(tier)]
+        return self.board[tier_index(tier)]
 
     def deck(self, tier: int) -> tuple[Card, ...]:
         """The face-down cards of ``tier`` (1-3), the top card first.
@@ -132,7 +132,7 @@ class GameState:
         Raises:
             InvalidArgumentError: for a tier other than 1, 2 or 3.
         """
-        return self.decks[_tier_index(tier)]
+        return self.decks[tier_index(tier)]
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
@@ -148,83 +148,5 @@ class GameState:
         )
 
 
-def _tier_index(tier: object) -> int:
-    if type(tier) is not int or not 1 <= tier <= 3:
-        raise InvalidArgumentError(f"the tiers are 1, 2 and 3, got {tier!r}")
-    return tier - 1
-
-
-# Fast constructors for the engine: the same objects as the attrs __init__
-# makes, without its per-field frozen-attribute calls.
-_new = object.__new__
-_set_player_hash = PlayerState.__dict__["_attrs_cached_hash"].__set__
-_set_state_hash = GameState.__dict__["_attrs_cached_hash"].__set__
-(
-    _set_tokens,
-    _set_cards,
-    _set_reserved,
-    _set_blind,
-    _set_nobles,
-    _set_points,
-    _set_bonuses,
-) = (PlayerState.__dict__[f.name].__set__ for f in attrs.fields(PlayerState))
-(
-    _set_rules,
-    _set_players,
-    _set_bank,
-    _set_board,
-    _set_decks,
-    _set_state_nobles,
-    _set_current,
-    _set_turn,
-    _set_passes,
-    _set_winners,
-) = (GameState.__dict__[f.name].__set__ for f in attrs.fields(GameState))
-
-
-def _player(
-    tokens: Tokens,
-    cards: tuple[Card, ...],
-    reserved: tuple[Card, ...],
-    reserved_blind: tuple[bool, ...],
-    nobles: tuple[Noble, ...],
-    points: int,
-    bonuses: Tokens,
-) -> PlayerState:
-    player: PlayerState = _new(PlayerState)
-    _set_tokens(player, tokens)
-    _set_cards(player, cards)
-    _set_reserved(player, reserved)
-    _set_blind(player, reserved_blind)
-    _set_nobles(player, nobles)
-    _set_points(player, points)
-    _set_bonuses(player, bonuses)
-    _set_player_hash(player, None)
-    return player
-
-
-def _state(
-    rules: Rules,
-    players: tuple[PlayerState, ...],
-    bank: Tokens,
-    board: tuple[tuple[Card | None, ...], ...],
-    decks: tuple[tuple[Card, ...], ...],
-    nobles: tuple[Noble, ...],
-    current_player: int,
-    turn: int,
-    passes: int,
-    winners: tuple[int, ...],
-) -> GameState:
-    state: GameState = _new(GameState)
-    _set_rules(state, rules)
-    _set_players(state, players)
-    _set_bank(state, bank)
-    _set_board(state, board)
-    _set_decks(state, decks)
-    _set_state_nobles(state, nobles)
-    _set_current(state, current_player)
-    _set_turn(state, turn)
-    _set_passes(state, passes)
-    _set_winners(state, winners)
-    _set_state_hash(state, None)
-    return state
+# The name other modules used before components.tier_index had a home.
+_tier_index = tier_index

@@ -168,7 +168,7 @@ def _check_turn(before: GameState, action: object, after: GameState) -> None:
     elif isinstance(action, Reserve | ReserveFromDeck):
         if isinstance(action, Reserve):
             card = action.card
-            tier = card.tier
+            tier: int = card.tier
             row = before.face_up(tier)
             slot = row.index(card)
             deck = before.deck(tier)
