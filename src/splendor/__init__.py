@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from splendor._format import FORMAT_VERSION, json_schema
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.bots import Bot, GreedyBot, RandomBot, play_game
 from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
@@ -47,6 +48,7 @@ from splendor.views import PlayerView, PublicPlayer, determinize, view
 __all__ = [
     "CARDS",
     "CARDS_BY_ID",
+    "FORMAT_VERSION",
     "GEMS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -84,6 +86,7 @@ __all__ = [
     "format_action",
     "format_record",
     "from_json",
+    "json_schema",
     "legal_actions",
     "new_game",
     "parse_action",

@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from importlib import resources
 from types import GenericAlias, MappingProxyType, UnionType
 from typing import Any, Final, TypeVar, overload
 
@@ -48,6 +47,7 @@ from cattrs.strategies import configure_tagged_union
 from cattrs.v import transform_error
 
 from splendor import _strict
+from splendor._format import FORMAT_VERSION, json_schema
 from splendor._replay import play_turn
 from splendor._strict import (
     MAX_INTEGER,
@@ -89,10 +89,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-
-#: The version of the JSON format written in the ``"format"`` field of states,
-#: views and records. Loading accepts exactly this version.
-FORMAT_VERSION: Final = 1
 
 #: The longest document :func:`from_json` reads, in characters (or bytes):
 #: 64 MiB, about 20 times the record of the longest game the engine can play.
@@ -517,23 +513,3 @@ def _short(error: BaseException) -> str:
     """The message of ``error``, cut to 200 characters."""
     text = str(error)
     return text if len(text) <= 200 else text[:200] + "..."
-
-
-def json_schema() -> dict[str, object]:
-    """The JSON Schema (draft 2020-12) of the format, shipped with the package.
-
-    Its ``$defs`` hold one schema per kind of document (``state``, ``view``,
-    ``record``, ``action``, ``rules``...); the root accepts a state, a view, a
-    record or an action. A schema checks the shape only: :func:`from_json`
-    checks more.
-
-    Returns:
-        The schema, freshly parsed (the caller may change it).
-
-    >>> schema = json_schema()
-    >>> sorted(schema["$defs"])[:4]
-    ['action', 'buy', 'cardId', 'count']
-    """
-    path = resources.files("splendor").joinpath("schema", "splendor.schema.json")
-    schema: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
-    return schema

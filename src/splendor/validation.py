@@ -45,13 +45,23 @@ def check_state(state: GameState) -> None:
     * turns: ``turn >= 0``, ``current_player == turn % players`` (0 once the
       game is over); ``passes`` no more than the turns played, and within a
       round fewer than would have ended the game at its start;
+    * history: what each player holds could have been gained in the turns
+      it has played (``turn // players``, plus one for the seats before
+      ``current_player``): each turn buys at most one card, reserves at
+      most one card (with at most one gold token), gains at most 3 tokens
+      and at most one noble. So a player's purchased cards plus the larger
+      of its reserved cards and its gold tokens, its tokens in threes, and
+      its nobles, are each at most its turns;
     * end: the game is over (``winners`` not empty) exactly when a round has
       just ended with someone at the points to win or a whole round of
       passes, and then ``winners`` are the rules' winners (most points, then
       fewest cards; ties share).
 
-    Whether a noble should have visited (a player meeting a revealed noble's
-    requirement) is not checked.
+    Not checked, because it needs the history of the game or a search:
+    whether a noble should have visited (a player meeting a revealed noble's
+    requirement), whether the tokens spent on the cards bought could have
+    been gathered in the turns left, and whether the deck order and the
+    cards on the board could come from a shuffle (any order can).
 
     Args:
         state: the state to check.
@@ -78,6 +88,7 @@ def check_state(state: GameState) -> None:
     for seat, player in enumerate(state.players):
         _check_player(state.rules, f"player {seat}", player)
     _check_turns(state)
+    _check_history(state)
     _check_end(state)
 
 
@@ -336,6 +347,28 @@ def _check_turns(state: GameState) -> None:
             "turns",
             f"passes is {state.passes}, it must be between 0 and {most} at turn {state.turn}",
         )
+
+
+def _check_history(state: GameState) -> None:
+    n = len(state.players)
+    for seat, player in enumerate(state.players):
+        turns = state.turn // n + (seat < state.turn % n)
+        gold = player.tokens.counts[5]
+        held = {
+            "purchased cards plus the larger of reserved cards and gold tokens": len(player.cards)
+            + max(len(player.reserved), gold),
+            "token gains of at most 3 a turn": -(-player.tokens.total // 3),
+            "nobles": len(player.nobles),
+        }
+        for what, needed in held.items():
+            if needed > turns:
+                raise _fail(
+                    "history",
+                    f"player {seat} has played {turns} turn(s) but its holdings need {needed} "
+                    f"({what}: {len(player.cards)} card(s), {len(player.reserved)} reserved, "
+                    f"{player.tokens.total} token(s) with {gold} gold, "
+                    f"{len(player.nobles)} noble(s))",
+                )
 
 
 def _check_end(state: GameState) -> None:
