@@ -21,6 +21,7 @@ from splendor import (
     legal_actions,
     new_game,
     parse_action,
+    serialization,
     to_json,
     view,
 )
@@ -94,7 +95,7 @@ def test_the_view_of_another_seat_cannot_list_actions() -> None:
 
 
 def _schema() -> dict[str, Any]:
-    schema = splendor.serialization.json_schema()
+    schema = serialization.json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema
 

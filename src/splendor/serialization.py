@@ -149,7 +149,7 @@ def _structure_tokens(value: object, _: object) -> Tokens:
             errors.append(noted(Invalid(_strict.STOPPED), key, int))
             break
     if errors:
-        raise ClassValidationError("While structuring Tokens", errors, Tokens)
+        raise _strict.group(ClassValidationError, "While structuring Tokens", errors, Tokens)
     return Tokens(*counts.values())
 
 
