@@ -33,7 +33,8 @@ from splendor import (
     new_game,
     to_json,
 )
-from splendor.serialization import ACTION_TAGS, FORMAT_VERSION, json_schema, make_converter
+from splendor.schema import FORMAT_VERSION, json_schema
+from splendor.serialization import ACTION_TAGS, make_converter
 
 GOLDEN: Final = Path(__file__).parent / "golden"
 

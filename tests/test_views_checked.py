@@ -21,9 +21,11 @@ from splendor import (
     legal_actions,
     new_game,
     parse_action,
-    serialization,
     to_json,
     view,
+)
+from splendor import (
+    schema as schema_module,
 )
 from splendor.views import check_view
 
@@ -95,7 +97,7 @@ def test_the_view_of_another_seat_cannot_list_actions() -> None:
 
 
 def _schema() -> dict[str, Any]:
-    schema = serialization.json_schema()
+    schema = schema_module.json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema
 

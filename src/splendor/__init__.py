@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from splendor._format import FORMAT_VERSION, json_schema
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.bots import Bot, GreedyBot, RandomBot, play_game
 from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
@@ -40,6 +39,7 @@ from splendor.notation import (
 from splendor.play import apply
 from splendor.record import GameRecord
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.schema import FORMAT_VERSION, json_schema
 from splendor.serialization import SerializationError, from_json, to_json
 from splendor.state import GameState, PlayerState
 from splendor.validation import check_state

@@ -103,7 +103,7 @@ def parse_record(text: str) -> GameRecord:
     ``;`` (so a comment may hold a ``:``). The header lines come first;
     ``players`` and ``seed`` are required, ``rules`` defaults to the published
     rules, and a setting of ``rules`` other than the ``..._by_players`` ones is
-    one number. Each action line is read with :func:`parse_action` in the state
+    one number. Each action line is read with :func:`~splendor.notation.parse_action` in the state
     reached so far.
 
     Args:

@@ -2,16 +2,16 @@
 
 The format is versioned (a ``"format"`` field at the top of states, views and
 records) and documented on the "JSON formats" page of the docs, with a JSON
-Schema shipped in the package (:func:`json_schema`).
+Schema shipped in the package (:func:`~splendor.schema.json_schema`).
 
 Loading is strict: a document that is not valid JSON, has a value of the
 wrong type, a missing or unknown field, an unknown card, noble, colour or
 action type, an integer out of range, or an unsupported format version
-raises one :class:`SerializationError` listing the problems with their JSON
+raises one :class:`~splendor.SerializationError` listing the problems with their JSON
 paths (at most :data:`MAX_PROBLEMS` of them: loading stops there). A
 well-formed state that breaks an invariant of the game (see
 :func:`splendor.check_state`), a view that no state shows, or a record with
-an action that is illegal at its turn, raises a :class:`SerializationError`
+an action that is illegal at its turn, raises a :class:`~splendor.SerializationError`
 too, naming the broken invariant or the turn and the reason. Anything
 :func:`from_json` returns is safe to play on. Documents longer than
 :data:`MAX_DOCUMENT_SIZE` characters are refused before they are parsed.
@@ -47,11 +47,8 @@ from cattrs.strategies import configure_tagged_union
 from cattrs.v import transform_error
 
 from splendor import _strict
-from splendor._format import FORMAT_VERSION, json_schema
 from splendor._replay import play_turn
 from splendor._strict import (
-    MAX_INTEGER,
-    MAX_PROBLEMS,
     Invalid,
     at,
     kind,
@@ -71,24 +68,29 @@ from splendor.errors import (
 from splendor.gems import GEMS, Gem, Tokens
 from splendor.record import GameRecord
 from splendor.rules import Rules
+from splendor.schema import FORMAT_VERSION
 from splendor.state import GameState, PlayerState
 from splendor.validation import check_player, check_state
 from splendor.views import PlayerView, PublicPlayer, check_view
 
 __all__ = [
     "ACTION_TAGS",
-    "FORMAT_VERSION",
     "MAX_DOCUMENT_SIZE",
     "MAX_INTEGER",
     "MAX_PROBLEMS",
     "SerializationError",
     "from_json",
-    "json_schema",
     "make_converter",
     "to_json",
 ]
 
 _T = TypeVar("_T")
+
+#: The most problems a :class:`~splendor.SerializationError` lists: loading
+#: stops at the next one.
+MAX_PROBLEMS: Final = _strict.MAX_PROBLEMS
+#: The largest magnitude of an integer in a document: ``2**63 - 1``.
+MAX_INTEGER: Final = _strict.MAX_INTEGER
 
 #: The longest document :func:`from_json` reads, in characters (or bytes):
 #: 64 MiB, about 20 times the record of the longest game the engine can play.

@@ -1,7 +1,8 @@
-"""The version of the JSON format and its schema, without loading cattrs.
+"""The version of the JSON format and its JSON Schema: :data:`FORMAT_VERSION`, :func:`json_schema`.
 
-:mod:`splendor.serialization` and :mod:`splendor` export both names; they
-live here so that reading them costs no more than reading a file.
+The schema file ships in this package as ``splendor.schema.json``. Reading
+either name loads no JSON machinery beyond the standard library's, so
+:mod:`splendor` exports both.
 """
 
 from __future__ import annotations
