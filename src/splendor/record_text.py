@@ -39,7 +39,6 @@ MAX_RECORD_LENGTH: Final = 4 * 1024 * 1024
 _MAX_DIGITS: Final = 19
 
 
-_STANDARD: Final = Rules()
 _RULE_FIELDS: Final = {field.name: field for field in attrs.fields(Rules)}
 
 
@@ -89,7 +88,7 @@ def _rules(rules: Rules) -> str:
     changed = []
     for name in _RULE_FIELDS:
         value = getattr(rules, name)
-        if value != getattr(_STANDARD, name):
+        if value != getattr(Rules(), name):
             text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             changed.append(f"{name}={text}")
     return " ".join(changed) if changed else "standard"
@@ -199,7 +198,7 @@ def _header_int(value: str, key: str) -> int:
 
 def _parse_rules(value: str) -> Rules:
     if value.lower() == "standard":
-        return _STANDARD
+        return Rules()
     settings: dict[str, int | tuple[int, ...]] = {}
     for part in value.split():
         name, equals, number = part.partition("=")

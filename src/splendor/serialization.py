@@ -21,6 +21,10 @@ for code that wants cattrs' own API (``converter.unstructure(state)``);
 :func:`to_json` and :func:`from_json` use one such converter of their own,
 built on first use. Building a converter changes no other converter.
 
+The game's own hooks and the checks of loaded values are here (about 500
+lines with their docstrings); the generic strict hooks are in a module of
+their own.
+
 >>> import splendor
 >>> state = splendor.new_game(2, seed=1)
 >>> text = to_json(state)
@@ -165,22 +169,23 @@ def _structure_gem(value: object, _: object) -> Gem:
 # Cards and nobles: by id, loaded as the shared instances.
 
 
-def _structure_card(value: object, _: object) -> Card:
-    if type(value) is not int:
-        raise Invalid(f"expected a card id (an integer 1 to 90), got {kind(value)}")
-    card = CARDS_BY_ID.get(value)
-    if card is None:
-        raise Invalid(f"unknown card id {number(value)} (card ids run 1 to 90)")
-    return card
+def _by_id(what: str, table: Mapping[int, _T]) -> Callable[[object, object], _T]:
+    """The structure hook of a game component written as its id in ``table``."""
+    ids = f"{what} ids run 1 to {len(table)}"
+
+    def structure(value: object, _: object) -> _T:
+        if type(value) is not int:
+            raise Invalid(f"expected a {what} id (an integer 1 to {len(table)}), got {kind(value)}")
+        found = table.get(value)
+        if found is None:
+            raise Invalid(f"unknown {what} id {number(value)} ({ids})")
+        return found
+
+    return structure
 
 
-def _structure_noble(value: object, _: object) -> Noble:
-    if type(value) is not int:
-        raise Invalid(f"expected a noble id (an integer 1 to 10), got {kind(value)}")
-    noble = NOBLES_BY_ID.get(value)
-    if noble is None:
-        raise Invalid(f"unknown noble id {number(value)} (noble ids run 1 to 10)")
-    return noble
+_structure_card: Final = _by_id("card", CARDS_BY_ID)
+_structure_noble: Final = _by_id("noble", NOBLES_BY_ID)
 
 
 def _card_id(card: Card) -> int:

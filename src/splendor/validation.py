@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from splendor._shapes import TIERS, is_int
 from splendor.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, InvalidStateError
 from splendor.gems import GEMS, Tokens
@@ -19,7 +20,6 @@ from splendor.state import GameState, PlayerState
 
 __all__ = ["check_player", "check_state"]
 
-_TIERS: Final = (1, 2, 3)
 _SLOTS: Final = 4
 
 
@@ -96,10 +96,6 @@ def _fail(invariant: str, message: str) -> InvalidStateError:
     return InvalidStateError(f"{invariant}: {message}")
 
 
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
 def _check_shape(state: GameState) -> None:
     if not isinstance(state.rules, Rules):
         raise _fail("shape", f"rules must be a Rules, got {state.rules!r}")
@@ -111,26 +107,26 @@ def _check_shape(state: GameState) -> None:
     if type(state.bank) is not Tokens:
         raise _fail("shape", "bank must be Tokens")
     board = state.board
-    if type(board) is not tuple or len(board) != len(_TIERS):
+    if type(board) is not tuple or len(board) != len(TIERS):
         raise _fail("shape", "board must be a tuple of 3 rows (tiers 1 to 3)")
-    for tier, row in zip(_TIERS, board, strict=True):
+    for tier, row in zip(TIERS, board, strict=True):
         if type(row) is not tuple or len(row) != _SLOTS:
             raise _fail("shape", f"the tier {tier} board row must be a tuple of {_SLOTS} slots")
         if not all(card is None or is_game_card(card) for card in row):
             raise _fail("shape", f"the tier {tier} board row must hold the game's cards or None")
     decks = state.decks
-    if type(decks) is not tuple or len(decks) != len(_TIERS):
+    if type(decks) is not tuple or len(decks) != len(TIERS):
         raise _fail("shape", "decks must be a tuple of 3 decks (tiers 1 to 3)")
-    for tier, deck in zip(_TIERS, decks, strict=True):
+    for tier, deck in zip(TIERS, decks, strict=True):
         if type(deck) is not tuple or not all(is_game_card(card) for card in deck):
             raise _fail("shape", f"the tier {tier} deck must be a tuple of the game's cards")
     if type(state.nobles) is not tuple or not all(is_game_noble(n) for n in state.nobles):
         raise _fail("shape", "nobles must be a tuple of the game's nobles")
     for name in ("current_player", "turn", "passes"):
-        if not _is_int(getattr(state, name)):
+        if not is_int(getattr(state, name)):
             raise _fail("shape", f"{name} must be an int")
     winners = state.winners
-    if type(winners) is not tuple or not all(_is_int(seat) for seat in winners):
+    if type(winners) is not tuple or not all(is_int(seat) for seat in winners):
         raise _fail("shape", "winners must be a tuple of int")
 
 
@@ -151,16 +147,16 @@ def _check_player_shape(who: str, player: PlayerState) -> None:
     blind = player.reserved_blind
     if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
         raise _fail("shape", f"{who}'s reserved_blind must be a tuple of bool")
-    if not _is_int(player.points):
+    if not is_int(player.points):
         raise _fail("shape", f"{who}'s points must be an int")
 
 
 def _card_places(state: GameState) -> Iterator[tuple[Card, str]]:
-    for tier, row in zip(_TIERS, state.board, strict=True):
+    for tier, row in zip(TIERS, state.board, strict=True):
         for card in row:
             if card is not None:
                 yield card, f"the tier {tier} board row"
-    for tier, deck in zip(_TIERS, state.decks, strict=True):
+    for tier, deck in zip(TIERS, state.decks, strict=True):
         for card in deck:
             yield card, f"the tier {tier} deck"
     for seat, player in enumerate(state.players):
@@ -181,7 +177,7 @@ def _check_cards(state: GameState) -> None:
         listed = ", ".join(f"#{n}" for n in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
         raise _fail("cards", f"every card must be in the game once; missing {listed}{more}")
-    for tier, row, deck in zip(_TIERS, state.board, state.decks, strict=True):
+    for tier, row, deck in zip(TIERS, state.board, state.decks, strict=True):
         for slot in (*row, *deck):
             if slot is not None and slot.tier != tier:
                 raise _fail(
