@@ -121,3 +121,34 @@ def test_json_schema_and_format_version_are_exported_from_the_package() -> None:
     assert splendor.FORMAT_VERSION == 1
     assert splendor.json_schema()["$defs"] == _schema()["$defs"]
     assert {"json_schema", "FORMAT_VERSION"} <= set(splendor.__all__)
+
+
+# Integers too long to write out get the library's error, not Python's ValueError.
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize("field", ["turn", "passes", "current_player"])
+def test_a_state_with_a_huge_integer_is_refused_by_check_state(field: str) -> None:
+    changes: dict[str, Any] = {field: HUGE}
+    state = attrs.evolve(STATE, **changes)
+    with pytest.raises(splendor.InvalidStateError, match="must be an int within 64 bits"):
+        splendor.check_state(state)
+
+
+def test_a_state_with_huge_rules_or_token_counts_is_refused_by_check_state() -> None:
+    rules = attrs.evolve(STATE.rules, points_to_win=HUGE)
+    with pytest.raises(splendor.InvalidStateError, match="rules' numbers"):
+        splendor.check_state(attrs.evolve(STATE, rules=rules))
+    bank = splendor.Tokens(red=HUGE)
+    with pytest.raises(splendor.InvalidStateError, match="bank must be Tokens with counts"):
+        splendor.check_state(attrs.evolve(STATE, bank=bank))
+
+
+@pytest.mark.parametrize("field", ["turn", "passes", "current_player", "seat"])
+def test_a_view_with_a_huge_integer_is_refused(field: str) -> None:
+    changes: dict[str, Any] = {field: HUGE}
+    seen = attrs.evolve(SEEN, **changes)
+    with pytest.raises(InvalidArgumentError, match="impossible view: ") as info:
+        check_view(seen)
+    assert "more than 40 digits" in str(info.value)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from splendor._shapes import TIERS, is_int
+import attrs
+
+from splendor._shapes import TIERS, is_int, shown
 from splendor.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, InvalidStateError
 from splendor.gems import GEMS, Tokens
@@ -98,14 +100,18 @@ def _fail(invariant: str, message: str) -> InvalidStateError:
 
 def _check_shape(state: GameState) -> None:
     if not isinstance(state.rules, Rules):
-        raise _fail("shape", f"rules must be a Rules, got {state.rules!r}")
+        raise _fail("shape", f"rules must be a Rules, got {shown(state.rules)}")
+    numbers = [getattr(state.rules, field.name) for field in attrs.fields(Rules)]
+    flat = [n for value in numbers for n in (value if type(value) is tuple else (value,))]
+    if not all(is_int(n) for n in flat):
+        raise _fail("shape", "the rules' numbers must be ints within 64 bits")
     players = state.players
     if type(players) is not tuple or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise _fail("shape", f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} players")
     for seat, player in enumerate(players):
         _check_player_shape(f"player {seat}", player)
-    if type(state.bank) is not Tokens:
-        raise _fail("shape", "bank must be Tokens")
+    if type(state.bank) is not Tokens or not all(is_int(n) for n in state.bank.counts):
+        raise _fail("shape", "bank must be Tokens with counts within 64 bits")
     board = state.board
     if type(board) is not tuple or len(board) != len(TIERS):
         raise _fail("shape", "board must be a tuple of 3 rows (tiers 1 to 3)")
@@ -124,7 +130,7 @@ def _check_shape(state: GameState) -> None:
         raise _fail("shape", "nobles must be a tuple of the game's nobles")
     for name in ("current_player", "turn", "passes"):
         if not is_int(getattr(state, name)):
-            raise _fail("shape", f"{name} must be an int")
+            raise _fail("shape", f"{name} must be an int within 64 bits")
     winners = state.winners
     if type(winners) is not tuple or not all(is_int(seat) for seat in winners):
         raise _fail("shape", "winners must be a tuple of int")
@@ -132,7 +138,7 @@ def _check_shape(state: GameState) -> None:
 
 def _check_player_shape(who: str, player: PlayerState) -> None:
     if type(player) is not PlayerState:
-        raise _fail("shape", f"{who} is not a PlayerState: {player!r}"[:200])
+        raise _fail("shape", f"{who} is not a PlayerState: {shown(player)}")
     for name in ("tokens", "bonuses"):
         if type(getattr(player, name)) is not Tokens:
             raise _fail("shape", f"{who}'s {name} must be Tokens")
@@ -148,7 +154,9 @@ def _check_player_shape(who: str, player: PlayerState) -> None:
     if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
         raise _fail("shape", f"{who}'s reserved_blind must be a tuple of bool")
     if not is_int(player.points):
-        raise _fail("shape", f"{who}'s points must be an int")
+        raise _fail("shape", f"{who}'s points must be an int within 64 bits")
+    if not all(is_int(n) for n in (*player.tokens.counts, *player.bonuses.counts)):
+        raise _fail("shape", f"{who}'s token and bonus counts must be ints within 64 bits")
 
 
 def _card_places(state: GameState) -> Iterator[tuple[Card, str]]:

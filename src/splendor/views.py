@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from splendor._shapes import TIERS, is_int, tuple_of
+from splendor._shapes import TIERS, is_int, shown, tuple_of
 from splendor.actions import Action
 from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, SplendorError
@@ -530,9 +530,9 @@ def _shape_problem(player_view: PlayerView) -> str | None:
     """What field of a view has the wrong type, or ``None`` when all are right."""
     v = player_view
     if not isinstance(v.rules, Rules):
-        return f"rules must be a Rules, got {v.rules!r}"
+        return f"rules must be a Rules, got {shown(v.rules)}"
     if v.seat is not None and not is_int(v.seat):
-        return f"seat must be None or an int, got {v.seat!r}"
+        return f"seat must be None or an int, got {shown(v.seat)}"
     own = v.own
     if own is not None and (
         type(own) is not PlayerState
@@ -548,6 +548,7 @@ def _shape_problem(player_view: PlayerView) -> str | None:
             type(player) is not PublicPlayer
             or type(player.tokens) is not Tokens
             or type(player.bonuses) is not Tokens
+            or not tuple_of(player.tokens.counts, is_int)
             or not tuple_of(player.cards, is_game_card)
             or not tuple_of(player.reserved, is_game_card)
             or not tuple_of(player.blind_reserves, is_int)
@@ -555,21 +556,21 @@ def _shape_problem(player_view: PlayerView) -> str | None:
             or not is_int(player.points)
         ):
             return f"player {i} must be a PublicPlayer with fields of the right types"
-    if type(v.bank) is not Tokens:
-        return f"bank must be Tokens, got {v.bank!r}"
+    if type(v.bank) is not Tokens or not tuple_of(v.bank.counts, is_int):
+        return f"bank must be Tokens, got {shown(v.bank)}"
     if type(v.board) is not tuple or not all(
         tuple_of(row, lambda card: card is None or is_game_card(card)) for row in v.board
     ):
         return "board must be a tuple of rows of the game's cards or None"
     if not tuple_of(v.deck_sizes, is_int):
-        return f"deck_sizes must be a tuple of int, got {v.deck_sizes!r}"
+        return f"deck_sizes must be a tuple of int, got {shown(v.deck_sizes)}"
     if not tuple_of(v.nobles, is_game_noble):
         return "nobles must be a tuple of the game's nobles"
     for name in ("current_player", "turn", "passes"):
         if not is_int(getattr(v, name)):
-            return f"{name} must be an int, got {getattr(v, name)!r}"
+            return f"{name} must be an int within 64 bits, got {shown(getattr(v, name))}"
     if not tuple_of(v.winners, is_int):
-        return f"winners must be a tuple of int, got {v.winners!r}"
+        return f"winners must be a tuple of int, got {shown(v.winners)}"
     return None
 
 
