@@ -19,6 +19,7 @@ from splendor import (
     new_game,
     to_json,
 )
+from splendor.gems import MAX_COUNT
 from splendor.serialization import MAX_DOCUMENT_SIZE, MAX_INTEGER, MAX_PROBLEMS
 
 
@@ -99,14 +100,14 @@ def test_a_record_seed_and_rules_numbers_out_of_range_are_refused() -> None:
 def test_a_token_count_out_of_range_is_refused() -> None:
     errors = _errors('{"red": 9223372036854775808}', Tokens)
     assert errors == (
-        "a token count must be an integer from 0 to 2**63 - 1, "
+        "a token count must be an integer from 0 to 1,000,000,000, "
         "got the number 9223372036854775808 @ $.red",
     )
 
 
 def test_the_largest_integers_load() -> None:
-    assert from_json(json.dumps({"red": MAX_INTEGER}), Tokens) == Tokens(red=MAX_INTEGER)
-    rules = Rules(points_to_win=MAX_INTEGER)
+    assert from_json(json.dumps({"red": MAX_COUNT}), Tokens) == Tokens(red=MAX_COUNT)
+    rules = Rules(points_to_win=MAX_COUNT)
     assert from_json(to_json(rules), Rules) == rules
 
 

@@ -130,19 +130,25 @@ HUGE = 10**5000
 
 @pytest.mark.parametrize("field", ["turn", "passes", "current_player"])
 def test_a_state_with_a_huge_integer_is_refused_by_check_state(field: str) -> None:
+    # The constructor may refuse it first; either way, the library's error.
     changes: dict[str, Any] = {field: HUGE}
-    state = attrs.evolve(STATE, **changes)
-    with pytest.raises(splendor.InvalidStateError, match="must be an int within 64 bits"):
-        splendor.check_state(state)
+    with pytest.raises(splendor.SplendorError, match=r"within 64 bits|at most"):
+        splendor.check_state(attrs.evolve(STATE, **changes))
 
 
 def test_a_state_with_huge_rules_or_token_counts_is_refused_by_check_state() -> None:
-    rules = attrs.evolve(STATE.rules, points_to_win=HUGE)
-    with pytest.raises(splendor.InvalidStateError, match="rules' numbers"):
-        splendor.check_state(attrs.evolve(STATE, rules=rules))
-    bank = splendor.Tokens(red=HUGE)
-    with pytest.raises(splendor.InvalidStateError, match="bank must be Tokens with counts"):
-        splendor.check_state(attrs.evolve(STATE, bank=bank))
+    def with_rules() -> None:
+        splendor.check_state(
+            attrs.evolve(STATE, rules=attrs.evolve(STATE.rules, points_to_win=HUGE))
+        )
+
+    with pytest.raises(splendor.SplendorError, match=r"rules' numbers|Rules.points_to_win"):
+        with_rules()
+    with pytest.raises(
+        splendor.SplendorError,
+        match=r"bank must be Tokens with counts|token count must be an int from",
+    ):
+        splendor.check_state(attrs.evolve(STATE, bank=splendor.Tokens(red=HUGE)))
 
 
 @pytest.mark.parametrize("field", ["turn", "passes", "current_player", "seat"])

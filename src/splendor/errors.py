@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "BotError",
+    "EncodingError",
+    "FileError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
@@ -111,3 +114,48 @@ class SerializationError(SplendorError, ValueError):
 
 # The most characters of the message of a SerializationError.
 _MAX_MESSAGE = 20_000
+
+# The command line's errors (raised by :mod:`splendor.cli`).
+
+
+class FileError(SplendorError):
+    """A file given on the command line cannot be read or written."""
+
+
+class BotError(SplendorError):
+    """A bot given on the command line raised an exception while choosing its action.
+
+    Args:
+        message: what happened: the bot, its seat, the turn and the seed.
+        trace: the bot's own traceback as text (kept when the error crosses
+            from a worker process, where the original exception is lost).
+    """
+
+    def __init__(self, message: str, trace: str = "") -> None:
+        super().__init__(message, trace)
+        #: The bot's own traceback as text; empty when unknown.
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class EncodingError(SplendorError, ValueError):
+    """A sequence of action codes (see :mod:`splendor.encoding`) that is not
+    a legal turn, or part of one, in the given state.
+
+    The message names the first bad code and its position, for example
+    ``"code 12 (reserve tier 1 slot 0) at position 0 is not legal here"``.
+
+    Attributes:
+        position: the index of the first bad code in the sequence (the length
+            of the sequence when it ends before the turn is complete), or
+            ``None`` when the error is not about one place in a sequence.
+        code: the bad code, or ``None`` when there is none (a sequence that
+            ends too soon) or it is not an ``int``.
+    """
+
+    def __init__(self, message: str, *, position: int | None = None, code: int | None = None):
+        super().__init__(message)
+        self.position = position
+        self.code = code

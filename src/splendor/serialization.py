@@ -69,7 +69,7 @@ from splendor.errors import (
     SerializationError,
     SplendorError,
 )
-from splendor.gems import GEMS, Gem, Tokens
+from splendor.gems import GEMS, MAX_COUNT, Gem, Tokens
 from splendor.record import GameRecord
 from splendor.rules import Rules
 from splendor.schema import FORMAT_VERSION
@@ -130,7 +130,7 @@ def _structure_tokens(value: object, _: object) -> Tokens:
     if (
         type(value) is dict
         and value.keys() <= _GEM_BY_NAME.keys()
-        and all(type(n) is int and 0 <= n <= MAX_INTEGER for n in value.values())
+        and all(type(n) is int and 0 <= n <= MAX_COUNT for n in value.values())
     ):
         return Tokens(**value)  # the usual case, at once
     if type(value) is not dict:
@@ -141,9 +141,9 @@ def _structure_tokens(value: object, _: object) -> Tokens:
         gem = _GEM_BY_NAME.get(key)
         if gem is None:
             error = Invalid(f"unknown colour {key[:30]!r} (the colours are {_COLOUR_LIST})")
-        elif type(n) is not int or not 0 <= n <= MAX_INTEGER:
+        elif type(n) is not int or not 0 <= n <= MAX_COUNT:
             error = Invalid(
-                f"a token count must be an integer from 0 to 2**63 - 1, got {kind(n)}"
+                f"a token count must be an integer from 0 to {MAX_COUNT:,}, got {kind(n)}"
                 if type(n) is int and n > 0
                 else f"a token count must be a non-negative integer, got {kind(n)}"
             )
