@@ -175,3 +175,10 @@ def load(session: nox.Session) -> None:
     """Load test of the server on 127.0.0.1: ``-- --tables 50 --moves 100`` (the defaults)."""
     session.install("-e", ".[server]")
     session.run("python", "benchmarks/server_load.py", *session.posargs)
+
+
+@nox.session(default=False)
+def mutants(session: nox.Session) -> None:
+    """Mutation testing of the engine modules with mutmut: ``-- results`` lists the survivors."""
+    session.install("-e", ".[cli]", *group("test"), "mutmut>=3.3")
+    session.run("mutmut", *(session.posargs or ["run", "--max-children", "2"]))

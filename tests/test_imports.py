@@ -27,6 +27,7 @@ ENGINE: Final = frozenset(
     for name in (
         "_counts",
         "_make",
+        "_shapes",
         "_text",
         "actions",
         "components",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import UnionType
-from typing import Final
+from typing import Any, Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
 import pytest
@@ -33,7 +33,8 @@ from splendor import (
     new_game,
     to_json,
 )
-from splendor.serialization import ACTION_TAGS, FORMAT_VERSION, json_schema, make_converter
+from splendor.schema import FORMAT_VERSION, json_schema
+from splendor.serialization import ACTION_TAGS, make_converter
 from tests.builders import unchecked
 
 GOLDEN: Final = Path(__file__).parent / "golden"
@@ -504,7 +505,7 @@ def test_the_schema_accepts_every_kind_of_document() -> None:
 
 def test_the_schema_refuses_what_loading_refuses_by_shape() -> None:
     validator = _validator("state")
-    good = _doc(new_game(2, seed=1))
+    good: dict[str, Any] = _doc(new_game(2, seed=1))
     for field, value in (("format", 2), ("bank", {"pink": 1}), ("turn", -1), ("board", [])):
         assert not validator.is_valid({**good, field: value})
     assert not validator.is_valid({**good, "extra": 0})

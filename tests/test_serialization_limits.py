@@ -42,7 +42,7 @@ def test_a_million_bad_card_ids_stop_after_a_hundred_problems() -> None:
     text = json.dumps(data)
     start = time.perf_counter()
     errors = _errors(text, GameState)
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < 15.0
     assert len(errors) == MAX_PROBLEMS + 1
     assert errors[0] == "unknown card id 91 (card ids run 1 to 90) @ $.decks[0][0]"
     assert errors[-1] == f"more problems follow: loading stopped after {MAX_PROBLEMS} @ $"

@@ -34,16 +34,34 @@ from splendor import (
     legal_actions,
     to_json,
 )
+from tests.exercised import check_paths
 
 COUNTS: Final[Counter[str]] = Counter()
 
 Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 
 
+# The paths each test must go down at least once.
+PATHS: Final = {
+    "test_every_state_and_legal_action_round_trips": (
+        "states round-tripped",
+        "actions round-tripped",
+    ),
+    "test_a_record_replays_to_the_same_final_state": ("records replayed",),
+    "test_arbitrary_json_gives_a_value_or_a_serialization_error": ("arbitrary JSON refused",),
+    "test_arbitrary_text_gives_a_value_or_a_serialization_error": ("arbitrary text refused",),
+    "test_a_mutated_document_gives_a_value_or_a_serialization_error": (
+        "mutated documents loaded",
+        "mutated documents refused",
+    ),
+}
+
+
 @pytest.fixture(scope="module", autouse=True)
-def _report_counts() -> Iterator[None]:
+def _report_counts(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     print(f"\n{__name__}: {dict(sorted(COUNTS.items()))}")
+    check_paths(request, COUNTS, PATHS)
 
 
 rules_strategy = st.one_of(
@@ -123,15 +141,16 @@ json_values: st.SearchStrategy[Json] = st.recursive(
 TARGETS: Final[tuple[type[object] | UnionType, ...]] = (GameState, GameRecord, Rules, Action, Take)
 
 
-def _load(text: str | bytes, target: type[object] | UnionType) -> None:
+def _load(text: str | bytes, target: type[object] | UnionType, what: str) -> None:
     """Load; only a valid value or a SerializationError may come out."""
     COUNTS["fuzz cases"] += 1
     try:
         value = from_json(text, target)
     except SerializationError as error:
         problems = error.errors
+        COUNTS[f"{what} refused"] += 1
     else:
-        COUNTS["fuzz cases loaded"] += 1
+        COUNTS[f"{what} loaded"] += 1
         if isinstance(value, GameState):
             check_state(value)
         assert from_json(to_json(value), target) == value
@@ -143,13 +162,13 @@ def _load(text: str | bytes, target: type[object] | UnionType) -> None:
 @given(json_values)
 def test_arbitrary_json_gives_a_value_or_a_serialization_error(value: Json) -> None:
     for target in TARGETS:
-        _load(json.dumps(value), target)
+        _load(json.dumps(value), target, "arbitrary JSON")
 
 
 @given(st.text(max_size=40) | st.binary(max_size=40))
 def test_arbitrary_text_gives_a_value_or_a_serialization_error(text: str | bytes) -> None:
     for target in TARGETS:
-        _load(text, target)
+        _load(text, target, "arbitrary text")
 
 
 def _paths(value: Json, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
@@ -217,4 +236,4 @@ def test_a_mutated_document_gives_a_value_or_a_serialization_error(
         document: Json = json.loads(to_json(source))
         path = data.draw(st.sampled_from(list(_paths(document))))
         how = data.draw(st.sampled_from(["replace", "delete", "duplicate", "rename"]))
-        _load(_mutated(document, path, how, data.draw(json_values)), target)
+        _load(_mutated(document, path, how, data.draw(json_values)), target, "mutated documents")

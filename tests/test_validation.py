@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from splendor import (
     CARDS_BY_ID,
     NOBLES_BY_ID,
+    Card,
     GameState,
     InvalidArgumentError,
     InvalidStateError,
@@ -195,12 +196,14 @@ def test_one_blind_flag_per_reserved_card() -> None:
 
 
 def _bought(state: GameState, seat: int, count: int) -> GameState:
-    """The state with the player given the last cards of the tier 1 deck, fully accounted."""
+    """The state with the player given the last cards of the tier 1 deck, fully accounted,
+    after as many rounds as cards (one card a turn)."""
     deck = state.decks[0]
     cards = deck[len(deck) - count :]
     bonuses = Tokens.of(*(c.bonus for c in cards))
     points = sum(c.points for c in cards)
-    state = attrs.evolve(state, decks=(deck[: len(deck) - count], *state.decks[1:]))
+    turn = count * len(state.players)
+    state = attrs.evolve(state, decks=(deck[: len(deck) - count], *state.decks[1:]), turn=turn)
     return _with_player(state, seat, cards=cards, bonuses=bonuses, points=points)
 
 
@@ -297,3 +300,54 @@ def test_a_card_by_its_id_is_the_shared_instance() -> None:
     assert card is not None
     assert card is CARDS_BY_ID[card.id]
     assert isinstance(state.players[0], PlayerState)
+
+
+# What each player holds must fit in the turns it has played.
+
+
+def _holding(turn: int, seat: int = 0, **changes: Any) -> GameState:
+    """A 2-player deal at ``turn`` with ``changes`` to a player, tokens and cards accounted."""
+    state = attrs.evolve(new_game(2, seed=1), turn=turn, current_player=turn % 2)
+    taken = changes.get("tokens", Tokens())
+    state = attrs.evolve(state, bank=state.bank - taken)
+    held = (*changes.get("cards", ()), *changes.get("reserved", ()))
+    decks = tuple(tuple(c for c in deck if c not in held) for deck in state.decks)
+    state = attrs.evolve(state, decks=decks)
+    if "cards" in changes:
+        changes["bonuses"] = Tokens.of(*(c.bonus for c in changes["cards"]))
+        changes["points"] = sum(c.points for c in changes["cards"])
+    if "reserved" in changes:
+        changes["reserved_blind"] = (True,) * len(changes["reserved"])
+    return _with_player(state, seat, **changes)
+
+
+def _deck_cards(tier: int, count: int) -> tuple[Card, ...]:
+    deck = new_game(2, seed=1).decks[tier - 1]
+    return deck[len(deck) - count :]
+
+
+def test_cards_bought_at_turn_0_are_refused() -> None:
+    _broken(_holding(0, cards=_deck_cards(3, 3)), "history", "player 0 has played 0 turn(s)")
+
+
+def test_gold_held_without_reserves_needs_as_many_turns() -> None:
+    _broken(_holding(0, tokens=Tokens(gold=5)), "history", "holdings need 5")
+    _broken(_holding(8, tokens=Tokens(gold=5)), "history", "player 0 has played 4 turn(s)")
+    check_state(_holding(10, tokens=Tokens(gold=5)))
+
+
+def test_tokens_come_at_most_three_a_turn() -> None:
+    ten = Tokens(white=2, blue=2, green=2, red=2, black=2)
+    _broken(_holding(2, tokens=ten), "history", "token gains of at most 3 a turn")
+    _broken(_holding(7, seat=1, tokens=ten), "history", "player 1 has played 3 turn(s)")
+    check_state(_holding(8, seat=1, tokens=ten))
+
+
+def test_cards_and_reserves_share_the_turns() -> None:
+    bought, reserved = _deck_cards(1, 2), _deck_cards(2, 2)
+    _broken(_holding(6, cards=bought, reserved=reserved), "history", "holdings need 4")
+    check_state(_holding(7, cards=bought, reserved=reserved))
+
+
+def test_a_state_reached_by_play_passes_the_history_check() -> None:
+    check_state(MID)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from splendor.notation import format_action, parse_action
     from splendor.record import GameRecord
     from splendor.record_text import format_record, parse_record
+    from splendor.schema import FORMAT_VERSION, json_schema
     from splendor.serialization import from_json, to_json
     from splendor.svg import render_svg
     from splendor.validation import check_state
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CARDS",
     "CARDS_BY_ID",
+    "FORMAT_VERSION",
     "GEMS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -91,6 +93,7 @@ __all__ = [
     "format_record",
     "from_json",
     "is_legal",
+    "json_schema",
     "legal_actions",
     "new_game",
     "parse_action",
@@ -116,6 +119,8 @@ _LAZY: dict[str, str] = {
     "parse_action": "splendor.notation",
     "parse_record": "splendor.record_text",
     "GameRecord": "splendor.record",
+    "FORMAT_VERSION": "splendor.schema",
+    "json_schema": "splendor.schema",
     "from_json": "splendor.serialization",
     "to_json": "splendor.serialization",
     "render_svg": "splendor.svg",

@@ -14,7 +14,7 @@ of the public API.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import NoneType, UnionType
@@ -44,6 +44,7 @@ __all__ = [
     "counting",
     "describe",
     "found",
+    "group",
     "install",
     "kind",
     "noted",
@@ -147,14 +148,25 @@ def noted(error: Exception, step: str | int, cls: object) -> Exception:
     return error
 
 
+def group(kind: Any, message: str, errors: Sequence[Exception], cls: object) -> Exception:
+    """A cattrs ``kind`` of validation error (an exception group) holding ``errors``.
+
+    ``kind`` is typed ``Any`` because the exception group's constructor
+    that type checkers see (two arguments) is not the one cattrs defines
+    (three: the message, the errors and the class).
+    """
+    made: Exception = kind(message, errors, cls)
+    return made
+
+
 def at(error: Exception, *path: str | int) -> Exception:
     """``error`` wrapped so that :func:`cattrs.transform_error` shows it at ``path``."""
     for step in reversed(path):
         noted(error, step, None)
         if isinstance(step, int):
-            error = IterableValidationError("While structuring an array", [error], list)
+            error = group(IterableValidationError, "While structuring an array", [error], list)
         else:
-            error = ClassValidationError("While structuring an object", [error], dict)
+            error = group(ClassValidationError, "While structuring an object", [error], dict)
     return error
 
 
@@ -244,7 +256,7 @@ def install(converter: Converter) -> None:
                         errors.append(noted(Invalid(STOPPED), index, item_kind))
                         break
             if errors:
-                raise IterableValidationError("While structuring an array", errors, tuple)
+                raise group(IterableValidationError, "While structuring an array", errors, tuple)
             return tuple(items)
 
         return structure
@@ -328,7 +340,7 @@ def class_structure(
             errors.append(Invalid(str(error)))
             found(error)
         if errors or built is None:
-            raise ClassValidationError(f"While structuring {cls.__name__}", errors, cls)
+            raise group(ClassValidationError, f"While structuring {cls.__name__}", errors, cls)
         if after is not None:
             after(built)
         return built

@@ -69,11 +69,11 @@ class NotationError(SplendorError, ValueError):
     """A text that is not an action (or a record) in the notation.
 
     Raised by :func:`splendor.notation.parse_action` and
-    :func:`splendor.notation.parse_record`. The message says what was
+    :func:`splendor.record_text.parse_record`. The message says what was
     expected and where, for example ``"cannot read 'r5': expected a tier
     1-3 after 'r', got '5'"``, quoting at most a short, escaped excerpt of
     the text. A well-formed action that the rules forbid raises
-    :class:`IllegalActionError` instead.
+    :class:`~splendor.IllegalActionError` instead.
     """
 
 

@@ -40,7 +40,7 @@ for a card wherever it lies. The other words end where letters end:
 letters do, ``wbg``). It reads ASCII only: letters, the digits ``0``-``9``,
 white space and ``+ - = , # *``; any other character (the Kelvin sign
 U+212A, which Python lower-cases to ``k``, digits of other scripts,
-full-width letters) is a :class:`NotationError`, as is a text of more than
+full-width letters) is a :class:`~splendor.NotationError`, as is a text of more than
 :data:`MAX_ACTION_LENGTH` (200) characters. Reading takes time in proportion
 to the length of the text, and an error message quotes at most 40
 characters of it, escaped. It fills in what a player seldom needs to type:
@@ -70,11 +70,12 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from splendor._reader import MAX_ACTION_LENGTH, Parsed, Reader, letters
+from splendor import _reader
+from splendor._reader import Parsed, Reader, letters
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, is_game_card, is_game_noble
 from splendor.errors import IllegalActionError, InvalidArgumentError, NotationError
@@ -92,6 +93,9 @@ __all__ = [
     "parse_action",
     "parse_record",
 ]
+
+#: The longest action text :func:`parse_action` reads, in characters (200).
+MAX_ACTION_LENGTH: Final = _reader.MAX_ACTION_LENGTH
 
 
 # The record functions live in splendor.record_text, which imports this

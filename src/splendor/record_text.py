@@ -39,7 +39,6 @@ MAX_RECORD_LENGTH: Final = 4 * 1024 * 1024
 _MAX_DIGITS: Final = 19
 
 
-_STANDARD: Final = Rules()
 _RULE_FIELDS: Final = {field.name: field for field in attrs.fields(Rules)}
 
 
@@ -89,7 +88,7 @@ def _rules(rules: Rules) -> str:
     changed = []
     for name in _RULE_FIELDS:
         value = getattr(rules, name)
-        if value != getattr(_STANDARD, name):
+        if value != getattr(Rules(), name):
             text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             changed.append(f"{name}={text}")
     return " ".join(changed) if changed else "standard"
@@ -103,7 +102,7 @@ def parse_record(text: str) -> GameRecord:
     ``;`` (so a comment may hold a ``:``). The header lines come first;
     ``players`` and ``seed`` are required, ``rules`` defaults to the published
     rules, and a setting of ``rules`` other than the ``..._by_players`` ones is
-    one number. Each action line is read with :func:`parse_action` in the state
+    one number. Each action line is read with :func:`~splendor.notation.parse_action` in the state
     reached so far.
 
     Args:
@@ -199,7 +198,7 @@ def _header_int(value: str, key: str) -> int:
 
 def _parse_rules(value: str) -> Rules:
     if value.lower() == "standard":
-        return _STANDARD
+        return Rules()
     settings: dict[str, int | tuple[int, ...]] = {}
     for part in value.split():
         name, equals, number = part.partition("=")

@@ -2,16 +2,16 @@
 
 The format is versioned (a ``"format"`` field at the top of states, views and
 records) and documented on the "JSON formats" page of the docs, with a JSON
-Schema shipped in the package (:func:`json_schema`).
+Schema shipped in the package (:func:`~splendor.schema.json_schema`).
 
 Loading is strict: a document that is not valid JSON, has a value of the
 wrong type, a missing or unknown field, an unknown card, noble, colour or
 action type, an integer out of range, or an unsupported format version
-raises one :class:`SerializationError` listing the problems with their JSON
+raises one :class:`~splendor.SerializationError` listing the problems with their JSON
 paths (at most :data:`MAX_PROBLEMS` of them: loading stops there). A
 well-formed state that breaks an invariant of the game (see
 :func:`splendor.check_state`), a view that no state shows, or a record with
-an action that is illegal at its turn, raises a :class:`SerializationError`
+an action that is illegal at its turn, raises a :class:`~splendor.SerializationError`
 too, naming the broken invariant or the turn and the reason. Anything
 :func:`from_json` returns is safe to play on. Documents longer than
 :data:`MAX_DOCUMENT_SIZE` characters are refused before they are parsed.
@@ -20,6 +20,10 @@ too, naming the broken invariant or the turn and the reason. Anything
 for code that wants cattrs' own API (``converter.unstructure(state)``);
 :func:`to_json` and :func:`from_json` use one such converter of their own,
 built on first use. Building a converter changes no other converter.
+
+The game's own hooks and the checks of loaded values are here (about 500
+lines with their docstrings); the generic strict hooks are in a module of
+their own.
 
 >>> import splendor
 >>> state = splendor.new_game(2, seed=1)
@@ -37,7 +41,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from importlib import resources
 from types import GenericAlias, MappingProxyType, UnionType
 from typing import Any, Final, TypeVar, overload
 
@@ -50,8 +53,6 @@ from cattrs.v import transform_error
 from splendor import _strict
 from splendor._replay import play_turn
 from splendor._strict import (
-    MAX_INTEGER,
-    MAX_PROBLEMS,
     Invalid,
     at,
     kind,
@@ -71,28 +72,29 @@ from splendor.errors import (
 from splendor.gems import GEMS, MAX_COUNT, Gem, Tokens
 from splendor.record import GameRecord
 from splendor.rules import Rules
+from splendor.schema import FORMAT_VERSION
 from splendor.state import GameState, PlayerState
 from splendor.validation import check_player, check_state
 from splendor.views import PlayerView, PublicPlayer, check_view
 
 __all__ = [
     "ACTION_TAGS",
-    "FORMAT_VERSION",
     "MAX_DOCUMENT_SIZE",
     "MAX_INTEGER",
     "MAX_PROBLEMS",
     "SerializationError",
     "from_json",
-    "json_schema",
     "make_converter",
     "to_json",
 ]
 
 _T = TypeVar("_T")
 
-#: The version of the JSON format written in the ``"format"`` field of states,
-#: views and records. Loading accepts exactly this version.
-FORMAT_VERSION: Final = 1
+#: The most problems a :class:`~splendor.SerializationError` lists: loading
+#: stops at the next one.
+MAX_PROBLEMS: Final = _strict.MAX_PROBLEMS
+#: The largest magnitude of an integer in a document: ``2**63 - 1``.
+MAX_INTEGER: Final = _strict.MAX_INTEGER
 
 #: The longest document :func:`from_json` reads, in characters (or bytes):
 #: 64 MiB, about 20 times the record of the longest game the engine can play.
@@ -153,7 +155,7 @@ def _structure_tokens(value: object, _: object) -> Tokens:
             errors.append(noted(Invalid(_strict.STOPPED), key, int))
             break
     if errors:
-        raise ClassValidationError("While structuring Tokens", errors, Tokens)
+        raise _strict.group(ClassValidationError, "While structuring Tokens", errors, Tokens)
     return Tokens(*counts.values())
 
 
@@ -167,22 +169,23 @@ def _structure_gem(value: object, _: object) -> Gem:
 # Cards and nobles: by id, loaded as the shared instances.
 
 
-def _structure_card(value: object, _: object) -> Card:
-    if type(value) is not int:
-        raise Invalid(f"expected a card id (an integer 1 to 90), got {kind(value)}")
-    card = CARDS_BY_ID.get(value)
-    if card is None:
-        raise Invalid(f"unknown card id {number(value)} (card ids run 1 to 90)")
-    return card
+def _by_id(what: str, table: Mapping[int, _T]) -> Callable[[object, object], _T]:
+    """The structure hook of a game component written as its id in ``table``."""
+    ids = f"{what} ids run 1 to {len(table)}"
+
+    def structure(value: object, _: object) -> _T:
+        if type(value) is not int:
+            raise Invalid(f"expected a {what} id (an integer 1 to {len(table)}), got {kind(value)}")
+        found = table.get(value)
+        if found is None:
+            raise Invalid(f"unknown {what} id {number(value)} ({ids})")
+        return found
+
+    return structure
 
 
-def _structure_noble(value: object, _: object) -> Noble:
-    if type(value) is not int:
-        raise Invalid(f"expected a noble id (an integer 1 to 10), got {kind(value)}")
-    noble = NOBLES_BY_ID.get(value)
-    if noble is None:
-        raise Invalid(f"unknown noble id {number(value)} (noble ids run 1 to 10)")
-    return noble
+_structure_card: Final = _by_id("card", CARDS_BY_ID)
+_structure_noble: Final = _by_id("noble", NOBLES_BY_ID)
 
 
 def _card_id(card: Card) -> int:
@@ -517,23 +520,3 @@ def _short(error: BaseException) -> str:
     """The message of ``error``, cut to 200 characters."""
     text = str(error)
     return text if len(text) <= 200 else text[:200] + "..."
-
-
-def json_schema() -> dict[str, object]:
-    """The JSON Schema (draft 2020-12) of the format, shipped with the package.
-
-    Its ``$defs`` hold one schema per kind of document (``state``, ``view``,
-    ``record``, ``action``, ``rules``...); the root accepts a state, a view, a
-    record or an action. A schema checks the shape only: :func:`from_json`
-    checks more.
-
-    Returns:
-        The schema, freshly parsed (the caller may change it).
-
-    >>> schema = json_schema()
-    >>> sorted(schema["$defs"])[:4]
-    ['action', 'buy', 'cardId', 'count']
-    """
-    path = resources.files("splendor").joinpath("schema", "splendor.schema.json")
-    schema: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
-    return schema

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+import attrs
+
+from splendor._shapes import TIERS, is_int, shown
 from splendor.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, InvalidStateError
 from splendor.gems import GEMS, Tokens
@@ -19,7 +22,6 @@ from splendor.state import GameState, PlayerState
 
 __all__ = ["check_player", "check_state"]
 
-_TIERS: Final = (1, 2, 3)
 _SLOTS: Final = 4
 
 
@@ -45,13 +47,23 @@ def check_state(state: GameState) -> None:
     * turns: ``turn >= 0``, ``current_player == turn % players`` (0 once the
       game is over); ``passes`` no more than the turns played, and within a
       round fewer than would have ended the game at its start;
+    * history: what each player holds could have been gained in the turns
+      it has played (``turn // players``, plus one for the seats before
+      ``current_player``): each turn buys at most one card, reserves at
+      most one card (with at most one gold token), gains at most 3 tokens
+      and at most one noble. So a player's purchased cards plus the larger
+      of its reserved cards and its gold tokens, its tokens in threes, and
+      its nobles, are each at most its turns;
     * end: the game is over (``winners`` not empty) exactly when a round has
       just ended with someone at the points to win or a whole round of
       passes, and then ``winners`` are the rules' winners (most points, then
       fewest cards; ties share).
 
-    Whether a noble should have visited (a player meeting a revealed noble's
-    requirement) is not checked.
+    Not checked, because it needs the history of the game or a search:
+    whether a noble should have visited (a player meeting a revealed noble's
+    requirement), whether the tokens spent on the cards bought could have
+    been gathered in the turns left, and whether the deck order and the
+    cards on the board could come from a shuffle (any order can).
 
     Args:
         state: the state to check.
@@ -78,6 +90,7 @@ def check_state(state: GameState) -> None:
     for seat, player in enumerate(state.players):
         _check_player(state.rules, f"player {seat}", player)
     _check_turns(state)
+    _check_history(state)
     _check_end(state)
 
 
@@ -85,47 +98,47 @@ def _fail(invariant: str, message: str) -> InvalidStateError:
     return InvalidStateError(f"{invariant}: {message}")
 
 
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
 def _check_shape(state: GameState) -> None:
     if not isinstance(state.rules, Rules):
-        raise _fail("shape", f"rules must be a Rules, got {state.rules!r}")
+        raise _fail("shape", f"rules must be a Rules, got {shown(state.rules)}")
+    numbers = [getattr(state.rules, field.name) for field in attrs.fields(Rules)]
+    flat = [n for value in numbers for n in (value if type(value) is tuple else (value,))]
+    if not all(is_int(n) for n in flat):
+        raise _fail("shape", "the rules' numbers must be ints within 64 bits")
     players = state.players
     if type(players) is not tuple or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise _fail("shape", f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} players")
     for seat, player in enumerate(players):
         _check_player_shape(f"player {seat}", player)
-    if type(state.bank) is not Tokens:
-        raise _fail("shape", "bank must be Tokens")
+    if type(state.bank) is not Tokens or not all(is_int(n) for n in state.bank.counts):
+        raise _fail("shape", "bank must be Tokens with counts within 64 bits")
     board = state.board
-    if type(board) is not tuple or len(board) != len(_TIERS):
+    if type(board) is not tuple or len(board) != len(TIERS):
         raise _fail("shape", "board must be a tuple of 3 rows (tiers 1 to 3)")
-    for tier, row in zip(_TIERS, board, strict=True):
+    for tier, row in zip(TIERS, board, strict=True):
         if type(row) is not tuple or len(row) != _SLOTS:
             raise _fail("shape", f"the tier {tier} board row must be a tuple of {_SLOTS} slots")
         if not all(card is None or is_game_card(card) for card in row):
             raise _fail("shape", f"the tier {tier} board row must hold the game's cards or None")
     decks = state.decks
-    if type(decks) is not tuple or len(decks) != len(_TIERS):
+    if type(decks) is not tuple or len(decks) != len(TIERS):
         raise _fail("shape", "decks must be a tuple of 3 decks (tiers 1 to 3)")
-    for tier, deck in zip(_TIERS, decks, strict=True):
+    for tier, deck in zip(TIERS, decks, strict=True):
         if type(deck) is not tuple or not all(is_game_card(card) for card in deck):
             raise _fail("shape", f"the tier {tier} deck must be a tuple of the game's cards")
     if type(state.nobles) is not tuple or not all(is_game_noble(n) for n in state.nobles):
         raise _fail("shape", "nobles must be a tuple of the game's nobles")
     for name in ("current_player", "turn", "passes"):
-        if not _is_int(getattr(state, name)):
-            raise _fail("shape", f"{name} must be an int")
+        if not is_int(getattr(state, name)):
+            raise _fail("shape", f"{name} must be an int within 64 bits")
     winners = state.winners
-    if type(winners) is not tuple or not all(_is_int(seat) for seat in winners):
+    if type(winners) is not tuple or not all(is_int(seat) for seat in winners):
         raise _fail("shape", "winners must be a tuple of int")
 
 
 def _check_player_shape(who: str, player: PlayerState) -> None:
     if type(player) is not PlayerState:
-        raise _fail("shape", f"{who} is not a PlayerState: {player!r}"[:200])
+        raise _fail("shape", f"{who} is not a PlayerState: {shown(player)}")
     for name in ("tokens", "bonuses"):
         if type(getattr(player, name)) is not Tokens:
             raise _fail("shape", f"{who}'s {name} must be Tokens")
@@ -140,16 +153,18 @@ def _check_player_shape(who: str, player: PlayerState) -> None:
     blind = player.reserved_blind
     if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
         raise _fail("shape", f"{who}'s reserved_blind must be a tuple of bool")
-    if not _is_int(player.points):
-        raise _fail("shape", f"{who}'s points must be an int")
+    if not is_int(player.points):
+        raise _fail("shape", f"{who}'s points must be an int within 64 bits")
+    if not all(is_int(n) for n in (*player.tokens.counts, *player.bonuses.counts)):
+        raise _fail("shape", f"{who}'s token and bonus counts must be ints within 64 bits")
 
 
 def _card_places(state: GameState) -> Iterator[tuple[Card, str]]:
-    for tier, row in zip(_TIERS, state.board, strict=True):
+    for tier, row in zip(TIERS, state.board, strict=True):
         for card in row:
             if card is not None:
                 yield card, f"the tier {tier} board row"
-    for tier, deck in zip(_TIERS, state.decks, strict=True):
+    for tier, deck in zip(TIERS, state.decks, strict=True):
         for card in deck:
             yield card, f"the tier {tier} deck"
     for seat, player in enumerate(state.players):
@@ -170,7 +185,7 @@ def _check_cards(state: GameState) -> None:
         listed = ", ".join(f"#{n}" for n in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
         raise _fail("cards", f"every card must be in the game once; missing {listed}{more}")
-    for tier, row, deck in zip(_TIERS, state.board, state.decks, strict=True):
+    for tier, row, deck in zip(TIERS, state.board, state.decks, strict=True):
         for slot in (*row, *deck):
             if slot is not None and slot.tier != tier:
                 raise _fail(
@@ -336,6 +351,28 @@ def _check_turns(state: GameState) -> None:
             "turns",
             f"passes is {state.passes}, it must be between 0 and {most} at turn {state.turn}",
         )
+
+
+def _check_history(state: GameState) -> None:
+    n = len(state.players)
+    for seat, player in enumerate(state.players):
+        turns = state.turn // n + (seat < state.turn % n)
+        gold = player.tokens.counts[5]
+        held = {
+            "purchased cards plus the larger of reserved cards and gold tokens": len(player.cards)
+            + max(len(player.reserved), gold),
+            "token gains of at most 3 a turn": -(-player.tokens.total // 3),
+            "nobles": len(player.nobles),
+        }
+        for what, needed in held.items():
+            if needed > turns:
+                raise _fail(
+                    "history",
+                    f"player {seat} has played {turns} turn(s) but its holdings need {needed} "
+                    f"({what}: {len(player.cards)} card(s), {len(player.reserved)} reserved, "
+                    f"{player.tokens.total} token(s) with {gold} gold, "
+                    f"{len(player.nobles)} noble(s))",
+                )
 
 
 def _check_end(state: GameState) -> None:

@@ -10,6 +10,11 @@ a view instead of the whole :class:`~splendor.GameState`.
 information-set Monte Carlo tree search: it deals the unseen cards at random
 into a full state that the view cannot tell apart from the real one.
 
+The module is longer than most (about 580 lines, half of them docstrings)
+because making a view, checking one and dealing one back into a state must
+agree field by field; kept together, a change to one is seen beside the
+others.
+
 >>> import random, splendor
 >>> state = splendor.new_game(2, seed=4)
 >>> seen = splendor.view(state, 0)
@@ -25,10 +30,10 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from typing import Final
 
 import attrs
 
+from splendor._shapes import TIERS, is_int, shown, tuple_of
 from splendor.actions import Action
 from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, SplendorError
@@ -39,8 +44,6 @@ from splendor.state import GameState, PlayerState, _tier_index
 from splendor.validation import check_state
 
 __all__ = ["PlayerView", "PublicPlayer", "check_view", "determinize", "view"]
-
-_TIERS: Final = (1, 2, 3)
 
 
 @attrs.frozen
@@ -450,14 +453,14 @@ def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | N
         raise InvalidArgumentError(f"impossible view: {problem}")
     seat = player_view.seat
     own = player_view.own
-    if len(player_view.deck_sizes) != len(_TIERS) or len(player_view.board) != len(_TIERS):
+    if len(player_view.deck_sizes) != len(TIERS) or len(player_view.board) != len(TIERS):
         raise InvalidArgumentError("a view has a board row and a deck size for each of 3 tiers")
     if min(player_view.deck_sizes) < 0:
         raise InvalidArgumentError(f"negative deck size in {player_view.deck_sizes}")
     for i, player in enumerate(player_view.players):
         if list(player.blind_reserves) != sorted(player.blind_reserves) or not set(
             player.blind_reserves
-        ) <= set(_TIERS):
+        ) <= set(TIERS):
             raise InvalidArgumentError(
                 f"player {i}'s blind reserves must be tiers 1-3 in increasing order, "
                 f"got {player.blind_reserves}"
@@ -476,7 +479,7 @@ def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | N
         raise InvalidArgumentError("the view shows a card in two places")
     decks: list[tuple[Card, ...]] = []
     left: list[Iterator[Card]] = []
-    for tier, size in zip(_TIERS, player_view.deck_sizes, strict=True):
+    for tier, size in zip(TIERS, player_view.deck_sizes, strict=True):
         pool = list(player_view.unseen(tier))
         wanted = size + sum(
             player.blind_reserves.count(tier)
@@ -523,27 +526,18 @@ def _state_of(
     )
 
 
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
-def _all(items: object, check: Callable[[object], bool]) -> bool:
-    """Whether ``items`` is a tuple whose every item passes ``check``."""
-    return type(items) is tuple and all(check(item) for item in items)
-
-
 def _shape_problem(player_view: PlayerView) -> str | None:
     """What field of a view has the wrong type, or ``None`` when all are right."""
     v = player_view
     if not isinstance(v.rules, Rules):
-        return f"rules must be a Rules, got {v.rules!r}"
-    if v.seat is not None and not _is_int(v.seat):
-        return f"seat must be None or an int, got {v.seat!r}"
+        return f"rules must be a Rules, got {shown(v.rules)}"
+    if v.seat is not None and not is_int(v.seat):
+        return f"seat must be None or an int, got {shown(v.seat)}"
     own = v.own
     if own is not None and (
         type(own) is not PlayerState
-        or not _all(own.cards, is_game_card)
-        or not _all(own.reserved, is_game_card)
+        or not tuple_of(own.cards, is_game_card)
+        or not tuple_of(own.reserved, is_game_card)
         or type(own.reserved_blind) is not tuple
     ):
         return "own must be None or a PlayerState holding the game's cards"
@@ -554,28 +548,29 @@ def _shape_problem(player_view: PlayerView) -> str | None:
             type(player) is not PublicPlayer
             or type(player.tokens) is not Tokens
             or type(player.bonuses) is not Tokens
-            or not _all(player.cards, is_game_card)
-            or not _all(player.reserved, is_game_card)
-            or not _all(player.blind_reserves, _is_int)
-            or not _all(player.nobles, is_game_noble)
-            or not _is_int(player.points)
+            or not tuple_of(player.tokens.counts, is_int)
+            or not tuple_of(player.cards, is_game_card)
+            or not tuple_of(player.reserved, is_game_card)
+            or not tuple_of(player.blind_reserves, is_int)
+            or not tuple_of(player.nobles, is_game_noble)
+            or not is_int(player.points)
         ):
             return f"player {i} must be a PublicPlayer with fields of the right types"
-    if type(v.bank) is not Tokens:
-        return f"bank must be Tokens, got {v.bank!r}"
+    if type(v.bank) is not Tokens or not tuple_of(v.bank.counts, is_int):
+        return f"bank must be Tokens, got {shown(v.bank)}"
     if type(v.board) is not tuple or not all(
-        _all(row, lambda card: card is None or is_game_card(card)) for row in v.board
+        tuple_of(row, lambda card: card is None or is_game_card(card)) for row in v.board
     ):
         return "board must be a tuple of rows of the game's cards or None"
-    if not _all(v.deck_sizes, _is_int):
-        return f"deck_sizes must be a tuple of int, got {v.deck_sizes!r}"
-    if not _all(v.nobles, is_game_noble):
+    if not tuple_of(v.deck_sizes, is_int):
+        return f"deck_sizes must be a tuple of int, got {shown(v.deck_sizes)}"
+    if not tuple_of(v.nobles, is_game_noble):
         return "nobles must be a tuple of the game's nobles"
     for name in ("current_player", "turn", "passes"):
-        if not _is_int(getattr(v, name)):
-            return f"{name} must be an int, got {getattr(v, name)!r}"
-    if not _all(v.winners, _is_int):
-        return f"winners must be a tuple of int, got {v.winners!r}"
+        if not is_int(getattr(v, name)):
+            return f"{name} must be an int within 64 bits, got {shown(getattr(v, name))}"
+    if not tuple_of(v.winners, is_int):
+        return f"winners must be a tuple of int, got {shown(v.winners)}"
     return None
 
 

@@ -28,15 +28,35 @@ from splendor import (
     to_json,
     view,
 )
+from tests.exercised import check_paths
 from tests.strategies import RandomGame, random_games, spread
 
 CHECKED: Counter[str] = Counter()
+# The paths each test must go down at least once.
+PATHS: dict[str, tuple[str, ...]] = {
+    "test_every_legal_action_round_trips_through_a_text_of_its_own": (
+        "legal actions round-tripped",
+        "states whose actions have distinct texts",
+    ),
+    "test_the_movers_view_and_sloppy_typing_read_the_same_action": (
+        "actions read from a view and retyped",
+    ),
+    "test_any_text_is_read_as_a_legal_action_or_refused_with_a_library_error": (
+        "texts refused",
+        "texts read as legal actions",
+    ),
+    "test_a_record_round_trips_through_text_as_through_json": (
+        "records round-tripped",
+        "record lines read",
+    ),
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _report_counts() -> Iterator[None]:
+def _report_counts(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     print(f"\n{__name__}: " + ", ".join(f"{n} {what}" for what, n in sorted(CHECKED.items())))
+    check_paths(request, CHECKED, PATHS)
 
 
 @given(random_games(max_turns=200))

@@ -32,15 +32,32 @@ from splendor import (
     to_json,
     view,
 )
+from tests.exercised import check_paths
 from tests.strategies import RandomGame, random_games, spread
 
 CHECKED: Counter[str] = Counter()
+# The paths each test must go down at least once.
+PATHS: dict[str, tuple[str, ...]] = {
+    "test_a_view_and_its_json_never_show_a_card_the_seat_cannot_see": (
+        "views checked for hidden cards",
+        "hidden cards looked for",
+    ),
+    "test_the_view_of_a_determinized_state_is_the_view": ("states determinized",),
+    "test_legal_actions_agree_between_the_state_and_the_movers_view": (
+        "states whose legal actions agree with the view",
+    ),
+    "test_determinize_puts_every_unseen_card_in_every_unseen_place_uniformly": (
+        "determinizations sampled for uniformity",
+        "(card, place) cells checked for uniformity",
+    ),
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _report_counts() -> Iterator[None]:
+def _report_counts(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     print(f"\n{__name__}: " + ", ".join(f"{n} {what}" for what, n in sorted(CHECKED.items())))
+    check_paths(request, CHECKED, PATHS)
 
 
 def _blind(player: PlayerState) -> list[Card]:
