@@ -16,7 +16,7 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
-from typing import Final, Self
+from typing import Final, Self, SupportsIndex
 
 import attrs
 
@@ -215,7 +215,7 @@ class Game:
         return actions
 
     def _index(self, index: object) -> int:
-        if isinstance(index, bool) or not hasattr(index, "__index__"):
+        if isinstance(index, bool) or not isinstance(index, SupportsIndex):
             raise InvalidArgumentError(
                 f"an action index must be an int, got {type(index).__name__}"
             )
