@@ -559,6 +559,8 @@ cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
 # -- Conversion from and to GameState -------------------------------------------------
 
 cdef int64_t MOST_TURNS = (<int64_t>1) << 62
+# Long loops look for a pending signal (Ctrl-C) every this many turns, plus one.
+cdef int64_t CHECK_EVERY = 0xFFFF
 
 
 cdef load(KState* s, state):
@@ -860,12 +862,14 @@ cdef class Game:
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
         self._ready()
+        self.listed = False
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
             play(&self.s, &self.buf.data[below(&x, self.buf.n)])
             turns += 1
-        self.listed = False
+            if turns & CHECK_EVERY == 0:
+                PyErr_CheckSignals()  # a game that never ends can be interrupted
         return turns
 
     def __repr__(self):
@@ -920,7 +924,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
     cdef int64_t count = games
     cdef int64_t g, turns, total = 0, unfinished = 0
     cdef int64_t wins[4]
-    cdef int seat, n = origin.n_players
+    cdef int seat, failed, n = origin.n_players
     for seat in range(4):
         wins[seat] = 0
     buf.data = <Move*>malloc(256 * sizeof(Move))
@@ -932,13 +936,20 @@ def random_playouts(start, games, *, seed, max_turns=None):
         for g in range(count):
             memcpy(&s, &origin, sizeof(KState))
             turns = 0
-            with nogil:
-                while not s.winners and turns < most:
-                    if gen(&s, &buf) < 0:
-                        break
-                    play(&s, &buf.data[below(&x, buf.n)])
-                    turns += 1
-            if not s.winners and turns < most:
+            failed = 0
+            while not s.winners and turns < most and not failed:
+                with nogil:
+                    while not s.winners and turns < most:
+                        if gen(&s, &buf) < 0:
+                            failed = 1
+                            break
+                        play(&s, &buf.data[below(&x, buf.n)])
+                        turns += 1
+                        if turns & CHECK_EVERY == 0:
+                            break
+                # A game that never ends can be interrupted.
+                PyErr_CheckSignals()
+            if failed:
                 raise MemoryError()
             total += turns
             if s.winners:
@@ -947,8 +958,6 @@ def random_playouts(start, games, *, seed, max_turns=None):
                         wins[seat] += 1
             else:
                 unfinished += 1
-            if g & 63 == 63:
-                PyErr_CheckSignals()
     finally:
         free(buf.data)
     return Playouts(

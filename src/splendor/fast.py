@@ -110,9 +110,8 @@ class Game(_Base):
     Properties: ``current_player``, ``turn``, ``is_over``, ``winners``,
     ``points`` (per seat) and ``rules``.
 
-    The compiled kernel plays with at most 255 tokens of each colour and
-    fewer than 2**62 turns; a state beyond that raises
-    :class:`~splendor.InvalidArgumentError`.
+    The compiled kernel plays with at most 255 tokens of each colour; a state
+    with more raises :class:`~splendor.InvalidArgumentError`.
 
     >>> game = Game.new(3, seed=5)
     >>> clone = game.copy()
@@ -141,7 +140,8 @@ def random_playouts(
         seed: the seed of the generator (any int, taken mod 2**64).
         max_turns: stop a game after this many turns (it then counts as
             unfinished); ``None`` plays every game to its end. Under house
-            rules where no card can be bought, a game may never end.
+            rules where no card can be bought, a game may never end: the
+            kernel still answers Ctrl-C (any pending signal).
 
     Returns:
         The wins per seat, the turns played and the unfinished games.

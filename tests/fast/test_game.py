@@ -275,12 +275,8 @@ def test_the_kernel_refuses_numbers_beyond_its_range() -> None:
         kernel.Game.from_state(many)
     with pytest.raises(InvalidArgumentError, match="255 tokens"):
         kernel.random_playouts(many, 1, seed=1)
-    late = attrs.evolve(new_game(2, seed=1), turn=2**64)
-    with pytest.raises(InvalidArgumentError, match="2\\*\\*62"):
-        kernel.Game.from_state(late)
     # The pure fallback plays them.
     assert fast_pure.Game.from_state(many).moves() > 0
-    assert fast_pure.Game.from_state(late).turn == 2**64
 
 
 def test_the_kernel_state_is_small() -> None:
