@@ -37,6 +37,7 @@ from splendor.state import GameState, PlayerState
 if TYPE_CHECKING:
     # Everything else loads on first use (see ``__getattr__`` below); type
     # checkers see the names here.
+    from splendor.board import format_board
     from splendor.bots import Bot, GreedyBot, RandomBot, play_game
     from splendor.notation import (
         NotationError,
@@ -89,6 +90,7 @@ __all__ = [
     "check_state",
     "determinize",
     "format_action",
+    "format_board",
     "format_record",
     "from_json",
     "is_legal",
@@ -122,6 +124,7 @@ _LAZY: dict[str, str] = {
     "from_json": "splendor.serialization",
     "to_json": "splendor.serialization",
     "render_svg": "splendor.svg",
+    "format_board": "splendor.board",
     "check_state": "splendor.validation",
     "PlayerView": "splendor.views",
     "PublicPlayer": "splendor.views",

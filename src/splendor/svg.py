@@ -14,39 +14,23 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
-import attrs
-
-from splendor.components import Card, Noble
-from splendor.errors import InvalidArgumentError
-from splendor.gems import GEMS, Gem, Tokens
-from splendor.state import GameState, PlayerState
-from splendor.views import PlayerView, PublicPlayer
+from splendor import _svg_pieces as pieces
+from splendor._table import (
+    TIERS_TOP_DOWN,
+    Seat,
+    Table,
+    headline,
+    plural,
+    table_of,
+    with_names,
+)
+from splendor.components import Card
+from splendor.gems import GEMS
 
 __all__ = ["SvgImage", "render_svg"]
-
-
-# Characters XML 1.0 does not allow anywhere in a document, even as references:
-# the C0 controls but tab, newline and carriage return, lone surrogates, U+FFFE, U+FFFF.
-_NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _escape(text: str) -> str:
-    """``text`` with ``&``, ``<`` and ``>`` written as XML entities.
-
-    Characters XML 1.0 forbids become U+FFFD (the replacement character), so
-    the document stays well-formed whatever the text holds.
-    """
-    text = _NOT_XML.sub("\ufffd", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _quoteattr(value: str) -> str:
-    """``value`` as a double-quoted XML attribute value."""
-    return '"' + _escape(value).replace('"', "&quot;") + '"'
 
 
 class SvgImage(str):
@@ -62,74 +46,16 @@ class SvgImage(str):
         return str(self)
 
 
-# Fill colour and the colour of text drawn on it, per gem.
-_FILL: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#f4f4ef",
-    Gem.BLUE: "#1f5fbf",
-    Gem.GREEN: "#1d8a43",
-    Gem.RED: "#c62828",
-    Gem.BLACK: "#303030",
-    Gem.GOLD: "#e8b923",
-}
-_INK: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#202020",
-    Gem.BLUE: "#ffffff",
-    Gem.GREEN: "#ffffff",
-    Gem.RED: "#ffffff",
-    Gem.BLACK: "#ffffff",
-    Gem.GOLD: "#202020",
-}
-# The pale body of a card of each bonus colour.
-_PALE: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#fbfbf8",
-    Gem.BLUE: "#e3ecf9",
-    Gem.GREEN: "#e2f2e7",
-    Gem.RED: "#f9e3e3",
-    Gem.BLACK: "#e6e6e6",
-    Gem.GOLD: "#fbf3d9",
-}
-_TIER_BACK: Final = {1: "#3f7d4e", 2: "#b07a12", 3: "#2f4f9a"}
-
 _MARGIN: Final = 16
-_CARD_W: Final = 84
-_CARD_H: Final = 112
 _GAP: Final = 10
-_NOBLE: Final = 72
-_PANEL_W: Final = 440
-_PANEL_H: Final = 122
-_MINI: Final = 0.6
+_PANEL_W: Final = 560
+_PANEL_H: Final = 156
+# Reserved cards and nobles in a player's panel, at a scale that keeps their text readable.
+_MINI: Final = 0.8
+_PANEL_NOBLE: Final = 0.8
+# The height of the supply's row of tokens, with their letters.
+_SUPPLY_H: Final = 62
 _FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-
-@attrs.frozen
-class _Seat:
-    """What the picture shows of one seat."""
-
-    name: str
-    tokens: Tokens
-    bonuses: Tokens
-    points: int
-    cards: int
-    nobles: tuple[Noble, ...]
-    # A reserved card, or the tier of a card reserved unseen from a deck.
-    reserved: tuple[Card | int, ...]
-    # Per reserved card: whether it was reserved unseen from a deck.
-    blind: tuple[bool, ...]
-
-
-@attrs.frozen
-class _Table:
-    """Everything the picture shows, whatever it was drawn from."""
-
-    board: tuple[tuple[Card | None, ...], ...]
-    deck_sizes: tuple[int, ...]
-    nobles: tuple[Noble, ...]
-    bank: Tokens
-    seats: tuple[_Seat, ...]
-    current: int
-    turn: int
-    winners: tuple[int, ...]
-    viewer: int | None
 
 
 def render_svg(
@@ -163,330 +89,20 @@ def render_svg(
     >>> "Bo" in picture, picture.count('class="card"')
     (True, 12)
     """
-    data = _table_of(table, seat)
+    data = table_of(table, seat)
     if names is not None:
-        if not isinstance(names, Sequence) or isinstance(names, str):
-            raise InvalidArgumentError(
-                f"expected {len(data.seats)} names, one per seat, as a sequence of str, "
-                f"got {type(names).__name__}"
-            )
-        if len(names) != len(data.seats):
-            raise InvalidArgumentError(
-                f"expected {len(data.seats)} names, one per seat, got {names!r}"
-            )
-        for name in names:
-            if not isinstance(name, str):
-                raise InvalidArgumentError(f"a name must be a str, got {name!r}")
-        data = attrs.evolve(
-            data,
-            seats=tuple(attrs.evolve(s, name=n) for s, n in zip(data.seats, names, strict=True)),
-        )
+        data = with_names(data, names)
     return SvgImage(_draw(data))
 
 
-def _table_of(table: object, seat: int | None) -> _Table:
-    if isinstance(table, GameState):
-        return _from_state(table, seat)
-    if isinstance(table, PlayerView):
-        return _from_view(table, seat)
-    raise InvalidArgumentError(
-        f"render_svg draws a GameState or a player's view, got {type(table).__name__}"
-    )
-
-
-def _check_seat(seat: object, count: int) -> None:
-    if seat is not None and (type(seat) is not int or not 0 <= seat < count):
-        raise InvalidArgumentError(f"seat must be None or 0 to {count - 1}, got {seat!r}")
-
-
-def _seat(
-    index: int,
-    player: PlayerState | PublicPlayer,
-    reserved: tuple[Card | int, ...],
-    blind: tuple[bool, ...],
-) -> _Seat:
-    """One seat of the picture: what both a state and a view show of a player."""
-    return _Seat(
-        name=f"Player {index}",
-        tokens=player.tokens,
-        bonuses=player.bonuses,
-        points=player.points,
-        cards=len(player.cards),
-        nobles=player.nobles,
-        reserved=reserved,
-        blind=blind,
-    )
-
-
-def _from_state(state: GameState, seat: int | None) -> _Table:
-    _check_seat(seat, len(state.players))
-    seats = []
-    for index, player in enumerate(state.players):
-        hidden = seat is not None and index != seat
-        reserved: tuple[Card | int, ...] = tuple(
-            card.tier if (hidden and blind) else card
-            for card, blind in zip(player.reserved, player.reserved_blind, strict=True)
-        )
-        seats.append(_seat(index, player, reserved, player.reserved_blind))
-    return _Table(
-        board=state.board,
-        deck_sizes=tuple(len(deck) for deck in state.decks),
-        nobles=state.nobles,
-        bank=state.bank,
-        seats=tuple(seats),
-        current=state.current_player,
-        turn=state.turn,
-        winners=state.winners,
-        viewer=seat,
-    )
-
-
-def _from_view(seen: PlayerView, seat: int | None) -> _Table:
-    if seat is not None and seat != seen.seat:
-        raise InvalidArgumentError(
-            f"a view is drawn from its own seat {seen.seat}, not from seat {seat!r}"
-        )
-    seats = []
-    for index, player in enumerate(seen.players):
-        reserved: tuple[Card | int, ...]
-        if index == seen.seat and seen.own is not None:
-            reserved = seen.own.reserved
-            blind = seen.own.reserved_blind
-        else:
-            reserved = (*player.reserved, *player.blind_reserves)
-            blind = (False,) * len(reserved)
-        seats.append(_seat(index, player, reserved, blind))
-    return _Table(
-        board=seen.board,
-        deck_sizes=seen.deck_sizes,
-        nobles=seen.nobles,
-        bank=seen.bank,
-        seats=tuple(seats),
-        current=seen.current_player,
-        turn=seen.turn,
-        winners=seen.winners,
-        viewer=seen.seat,
-    )
-
-
-# Drawing ----------------------------------------------------------------
-
-
-def _attrs(**values: object) -> str:
-    return "".join(
-        f" {k.rstrip('_').replace('_', '-')}={_quoteattr(str(v))}" for k, v in values.items()
-    )
-
-
-def _el(tag: str, **values: object) -> str:
-    """An empty element, e.g. ``<rect .../>``."""
-    return f"<{tag}{_attrs(**values)}/>"
-
-
-def _text(x: float, y: float, content: str, *, size: float = 12, **extra: object) -> str:
-    return f"<text{_attrs(x=x, y=y, font_size=size, **extra)}>{_escape(content)}</text>"
-
-
-def _pill(x: float, y: float, gem: Gem, count: int, *, width: float = 30) -> str:
-    """A rounded label in the gem's colour reading e.g. ``3R``."""
-    return (
-        f'<g class="cost" data-gem="{gem.value}" data-count="{count}">'
-        + _el("rect", x=x, y=y, width=width, height=16, rx=8, fill=_FILL[gem], stroke="#555")
-        + _text(
-            x + width / 2,
-            y + 12.5,
-            f"{count}{gem.letter}",
-            size=11.5,
-            fill=_INK[gem],
-            text_anchor="middle",
-            font_weight="bold",
-        )
-        + "</g>"
-    )
-
-
-def _token(x: float, y: float, gem: Gem, count: int, *, r: float, cls: str) -> str:
-    """A token: a disc with the count inside and the colour letter below."""
-    return (
-        f'<g class="{cls}" data-gem="{gem.value}" data-count="{count}">'
-        + _el("circle", cx=x, cy=y, r=r, fill=_FILL[gem], stroke="#444", stroke_width=1.5)
-        + (
-            _el(
-                "circle",
-                cx=x,
-                cy=y,
-                r=r - 4,
-                fill="none",
-                stroke=_INK[gem],
-                stroke_opacity=0.35,
-                stroke_dasharray="3 2",
-            )
-            if gem is Gem.GOLD
-            else ""
-        )
-        + _text(
-            x,
-            y + r * 0.38,
-            str(count),
-            size=round(r * 1.05, 1),
-            fill=_INK[gem],
-            text_anchor="middle",
-            font_weight="bold",
-        )
-        + _text(x, y + r + 11, gem.letter, size=10, fill="#333", text_anchor="middle")
-        + "</g>"
-    )
-
-
-def _card(x: float, y: float, card: Card, *, blind: bool = False, scale: float = 1.0) -> str:
-    """A face-up card: points and bonus colour on top, the cost below."""
-    gem = card.bonus
-    parts = [
-        f'<g class="card" data-card-id="{card.id}" transform="translate({x} {y}) scale({scale})">',
-        _el(
-            "rect",
-            width=_CARD_W,
-            height=_CARD_H,
-            rx=7,
-            fill=_PALE[gem],
-            stroke="#444",
-            stroke_width=1.5,
-            stroke_dasharray="5 3" if blind else "none",
-        ),
-        _el("rect", x=1, y=1, width=_CARD_W - 2, height=28, rx=6, fill=_FILL[gem]),
-    ]
-    if card.points:
-        parts.append(
-            _text(
-                7,
-                23,
-                str(card.points),
-                size=20,
-                fill=_INK[gem],
-                font_weight="bold",
-                class_="points",
-            )
-        )
-    parts.append(_el("circle", cx=_CARD_W - 15, cy=15, r=10, fill=_PALE[gem], stroke=_INK[gem]))
-    parts.append(
-        _text(
-            _CARD_W - 15,
-            19.5,
-            gem.letter,
-            size=12,
-            fill="#202020",
-            text_anchor="middle",
-            font_weight="bold",
-        )
-    )
-    costs = [(g, n) for g, n in card.cost.items() if n]
-    top = _CARD_H - 6 - 18 * len(costs)
-    for i, (g, n) in enumerate(costs):
-        parts.append(_pill(6, top + 18 * i, g, n))
-    parts.append(
-        _text(_CARD_W - 6, _CARD_H - 7, f"#{card.id}", size=9, fill="#666", text_anchor="end")
-    )
-    if blind:
-        parts.append(_text(_CARD_W - 6, 44, "blind", size=9, fill="#666", text_anchor="end"))
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def _back(
-    x: float, y: float, tier: int, label: str, *, cls: str, scale: float = 1.0, count: int = -1
-) -> str:
-    """A face-down card (a deck, or a hidden reserved card)."""
-    data = f' data-count="{count}"' if count >= 0 else ""
-    fill = _TIER_BACK[tier] if count != 0 else "#cfcfcf"
-    return (
-        f'<g class="{cls}" data-tier="{tier}"{data} transform="translate({x} {y}) scale({scale})">'
-        + _el(
-            "rect", width=_CARD_W, height=_CARD_H, rx=7, fill=fill, stroke="#333", stroke_width=1.5
-        )
-        + _el(
-            "rect",
-            x=7,
-            y=7,
-            width=_CARD_W - 14,
-            height=_CARD_H - 14,
-            rx=4,
-            fill="none",
-            stroke="#ffffff",
-            stroke_opacity=0.5,
-        )
-        + _text(
-            _CARD_W / 2,
-            42,
-            "I" * tier,
-            size=22,
-            fill="#ffffff",
-            text_anchor="middle",
-            font_weight="bold",
-        )
-        + _text(_CARD_W / 2, 80, label, size=14, fill="#ffffff", text_anchor="middle")
-        + "</g>"
-    )
-
-
-def _empty_slot(x: float, y: float) -> str:
-    return (
-        '<g class="empty-slot">'
-        + _el(
-            "rect",
-            x=x,
-            y=y,
-            width=_CARD_W,
-            height=_CARD_H,
-            rx=7,
-            fill="none",
-            stroke="#aaa",
-            stroke_dasharray="6 4",
-        )
-        + _text(
-            x + _CARD_W / 2,
-            y + _CARD_H / 2 + 4,
-            "empty",
-            size=11,
-            fill="#999",
-            text_anchor="middle",
-        )
-        + "</g>"
-    )
-
-
-def _noble(x: float, y: float, noble: Noble, *, scale: float = 1.0) -> str:
-    needs = [(g, n) for g, n in noble.requirement.items() if n]
-    parts = [
-        f'<g class="noble" data-noble-id="{noble.id}"'
-        f' transform="translate({x} {y}) scale({scale})">',
-        _el(
-            "rect",
-            width=_NOBLE,
-            height=_NOBLE,
-            rx=6,
-            fill="#efe3c8",
-            stroke="#7a6235",
-            stroke_width=1.5,
-        ),
-        _text(
-            8, 24, str(noble.points), size=20, fill="#4a3a1a", font_weight="bold", class_="points"
-        ),
-        _text(8, _NOBLE - 8, f"N{noble.id}", size=9, fill="#7a6235"),
-    ]
-    for i, (g, n) in enumerate(needs):
-        parts.append(_pill(_NOBLE - 36, 6 + 20 * i, g, n))
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
-    """One seat: name and points, tokens, bonuses, reserved cards, nobles."""
+def _panel(x: float, y: float, index: int, seat: Seat, table: Table) -> str:
+    """One seat: name and points, tokens, bonuses; its nobles; its reserved cards."""
     to_move = not table.winners and index == table.current
     won = index in table.winners
     border = "#d98c00" if to_move else ("#2e7d32" if won else "#999")
     parts = [
         f'<g class="player" data-seat="{index}" data-points="{seat.points}">',
-        _el(
+        pieces.element(
             "rect",
             x=x,
             y=y,
@@ -499,13 +115,13 @@ def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
         ),
     ]
     title = seat.name
-    if table.viewer == index:
+    if table.viewer == index and seat.name.lower() != "you":
         title += " (you)"
-    parts.append(_text(x + 10, y + 20, title, size=14, font_weight="bold", class_="name"))
+    parts.append(pieces.text_at(x + 10, y + 20, title, size=14, font_weight="bold", class_="name"))
     status = "to move" if to_move else ("winner" if won else "")
     if status:
         parts.append(
-            _text(
+            pieces.text_at(
                 x + 10,
                 y + 36,
                 ("\u25b6 " if to_move else "\u2605 ") + status,
@@ -516,112 +132,118 @@ def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
             )
         )
     parts.append(
-        _text(
-            x + 200,
-            y + 24,
+        pieces.text_at(
+            x + 168,
+            y + 26,
             f"{seat.points}",
-            size=22,
+            size=24,
             font_weight="bold",
             text_anchor="end",
             class_="points",
         )
     )
-    parts.append(_text(x + 203, y + 24, "pts", size=11, fill="#555"))
     parts.append(
-        _text(
+        pieces.text_at(x + 171, y + 26, "pts" if seat.points != 1 else "pt", size=11, fill="#555")
+    )
+    parts.append(
+        pieces.text_at(
             x + 10,
-            y + _PANEL_H - 8,
-            f"{seat.cards} cards \u00b7 {seat.tokens.total} tokens \u00b7 "
-            f"{len(seat.nobles)} nobles",
-            size=10,
+            y + _PANEL_H - 10,
+            f"{plural(seat.cards, 'card')} \u00b7 {plural(seat.tokens.total, 'token')} \u00b7 "
+            f"{plural(len(seat.nobles), 'noble')}",
+            size=11,
             fill="#555",
         )
     )
+    parts.append(pieces.text_at(x + 10, y + 52, "tokens", size=10, fill="#777"))
     for i, gem in enumerate(GEMS):
         parts.append(
-            _token(x + 22 + 31 * i, y + 56, gem, seat.tokens[gem], r=12, cls="player-token")
+            pieces.token(x + 22 + 31 * i, y + 70, gem, seat.tokens[gem], r=12, cls="player-token")
         )
+    parts.append(pieces.text_at(x + 10, y + 117, "bonuses", size=10, fill="#777"))
     for i, gem in enumerate(GEMS[:5]):
-        bx = x + 10 + 31 * i
-        count = seat.bonuses[gem]
         parts.append(
-            f'<g class="bonus" data-gem="{gem.value}" data-count="{count}">'
-            + _el("rect", x=bx, y=y + 80, width=24, height=18, rx=3, fill=_FILL[gem], stroke="#444")
-            + _text(
-                bx + 12,
-                y + 93,
-                f"{count}{gem.letter}",
+            pieces.label(
+                x + 58 + 27 * i,
+                y + 104,
+                gem,
+                seat.bonuses[gem],
+                cls="bonus",
+                width=24,
+                height=18,
+                rx=3,
                 size=10.5,
-                fill=_INK[gem],
-                text_anchor="middle",
-                font_weight="bold",
             )
-            + "</g>"
         )
-    rx = x + _PANEL_W - 3 * (_CARD_W * _MINI + 6) - 4
+    # The nobles received, in a grid of two columns, then the reserved cards.
+    scale = _PANEL_NOBLE if len(seat.nobles) <= 4 else _PANEL_NOBLE / 2
+    side = pieces.NOBLE * scale + 4
+    for i, noble in enumerate(seat.nobles):
+        column, row = i % 2, i // 2
+        parts.append(pieces.noble(x + 210 + column * side, y + 8 + row * side, noble, scale=scale))
+    rx = x + _PANEL_W - 3 * (pieces.CARD_W * _MINI + 6) - 4
     for i, item in enumerate(seat.reserved):
-        cx = rx + i * (_CARD_W * _MINI + 6)
-        cy = y + 8
+        cx = rx + i * (pieces.CARD_W * _MINI + 6)
         if isinstance(item, Card):
-            parts.append(_card(cx, cy, item, blind=seat.blind[i], scale=_MINI))
+            parts.append(pieces.card(cx, y + 8, item, blind=seat.blind[i], scale=_MINI))
         else:
-            parts.append(_back(cx, cy, item, "?", cls="hidden-reserve", scale=_MINI))
+            parts.append(pieces.back(cx, y + 8, item, "?", cls="hidden-reserve", scale=_MINI))
     if seat.reserved:
         parts.append(
-            _text(rx, y + _PANEL_H - 8, "reserved", size=10, fill="#555", class_="reserved-label")
+            pieces.text_at(
+                rx, y + _PANEL_H - 10, "reserved", size=11, fill="#555", class_="reserved-label"
+            )
         )
-    for i, noble in enumerate(seat.nobles):
-        parts.append(_noble(x + 170 + i * 28, y + 72, noble, scale=0.36))
     parts.append("</g>")
     return "".join(parts)
 
 
-def _draw(table: _Table) -> str:
-    board_w = _MARGIN + 5 * (_CARD_W + _GAP)
-    supply_x = board_w + 26
-    panels_x = supply_x + 40
+def _supply(x: float, y: float, table: Table) -> str:
+    """The supply in a row: a labelled token per colour."""
+    parts = [pieces.text_at(x, y + 26, "Supply", size=12, fill="#555")]
+    for i, gem in enumerate(GEMS):
+        parts.append(
+            pieces.token(x + 76 + i * 50, y + 22, gem, table.bank[gem], r=19, cls="supply-token")
+        )
+    return "".join(parts)
+
+
+def _draw(table: Table) -> str:
+    board_w = _MARGIN + 5 * (pieces.CARD_W + _GAP)
+    panels_x = board_w + 8
     width = panels_x + _PANEL_W + _MARGIN
     nobles_y = 44
-    rows_y = nobles_y + _NOBLE + 16
-    board_h = rows_y + 3 * (_CARD_H + _GAP) + _MARGIN
-    panels_h = 44 + len(table.seats) * (_PANEL_H + 10) + _MARGIN
-    height = max(board_h, panels_h)
-    if table.winners:
-        who = " and ".join(table.seats[s].name for s in table.winners)
-        headline = f"Game over after {table.turn} turns: {who} " + (
-            "share the win" if len(table.winners) > 1 else "wins"
-        )
-    else:
-        headline = (
-            f"Turn {table.turn + 1} (round {table.turn // len(table.seats) + 1}): "
-            f"{table.seats[table.current].name} to move"
-        )
+    rows_y = nobles_y + pieces.NOBLE + 16
+    board_h = rows_y + 3 * (pieces.CARD_H + _GAP) - _GAP
+    panels_h = len(table.seats) * (_PANEL_H + 10) - 10
+    # The supply goes above the panels when they leave room beside the board, else below it.
+    beside = 44 + _SUPPLY_H + panels_h <= board_h
+    panels_y = 44 + (_SUPPLY_H if beside else 0)
+    supply_x, supply_y = (panels_x, 44) if beside else (_MARGIN, board_h + 12)
+    height = max(board_h if beside else board_h + 12 + _SUPPLY_H, panels_y + panels_h) + _MARGIN
+    title = headline(table)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg"'
         f' width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
         f' font-family="{_FONT}">',
-        f"<title>Splendor: {_escape(headline)}</title>",
-        _el("rect", width=width, height=height, fill="#faf8f3"),
-        _text(_MARGIN, 28, headline, size=16, font_weight="bold", class_="headline"),
+        f"<title>Splendor: {pieces.escape(title)}</title>",
+        pieces.element("rect", width=width, height=height, fill="#faf8f3"),
+        pieces.text_at(_MARGIN, 28, title, size=16, font_weight="bold", class_="headline"),
     ]
-    parts.append(_text(_MARGIN, nobles_y + 40, "Nobles", size=12, fill="#555"))
+    parts.append(pieces.text_at(_MARGIN, nobles_y + 40, "Nobles", size=12, fill="#555"))
     for i, noble in enumerate(table.nobles):
-        parts.append(_noble(_MARGIN + 64 + i * (_NOBLE + 8), nobles_y, noble))
+        parts.append(pieces.noble(_MARGIN + 64 + i * (pieces.NOBLE + 8), nobles_y, noble))
     if not table.nobles:
-        parts.append(_text(_MARGIN + 64, nobles_y + 40, "none left", size=12, fill="#999"))
-    for row, tier in enumerate((3, 2, 1)):
-        y = rows_y + row * (_CARD_H + _GAP)
+        parts.append(pieces.text_at(_MARGIN + 64, nobles_y + 40, "none left", size=12, fill="#999"))
+    for row, tier in enumerate(TIERS_TOP_DOWN):
+        y = rows_y + row * (pieces.CARD_H + _GAP)
         size = table.deck_sizes[tier - 1]
-        parts.append(_back(_MARGIN, y, tier, f"{size} left", cls="deck", count=size))
+        parts.append(pieces.back(_MARGIN, y, tier, f"{size} left", cls="deck", count=size))
         for slot, card in enumerate(table.board[tier - 1]):
-            x = _MARGIN + (slot + 1) * (_CARD_W + _GAP)
-            parts.append(_empty_slot(x, y) if card is None else _card(x, y, card))
-    parts.append(_text(supply_x, rows_y - 8, "Supply", size=12, fill="#555", text_anchor="middle"))
-    for i, gem in enumerate(GEMS):
-        parts.append(
-            _token(supply_x, rows_y + 22 + i * 58, gem, table.bank[gem], r=19, cls="supply-token")
-        )
+            x = _MARGIN + (slot + 1) * (pieces.CARD_W + _GAP)
+            parts.append(pieces.empty_slot(x, y) if card is None else pieces.card(x, y, card))
+    parts.append(_supply(supply_x, supply_y, table))
     for index, seat in enumerate(table.seats):
-        parts.append(_panel(panels_x, 44 + index * (_PANEL_H + 10), index, seat, table))
+        parts.append(_panel(panels_x, panels_y + index * (_PANEL_H + 10), index, seat, table))
     parts.append("</svg>")
     return "".join(parts)
