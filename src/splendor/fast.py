@@ -103,6 +103,8 @@ class Game(_Base):
       or is out of range raises :class:`~splendor.InvalidArgumentError`, and
       :class:`~splendor.IllegalActionError` once the game is over; the game
       is then unchanged. Negative indices count from the end, as in a tuple.
+    - ``legal_codes()``, ``play_code(code)`` and ``pending_codes``: the turn
+      as decisions of :mod:`splendor.encoding`, one code at a time.
     - ``play_random(seed, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`random_playouts` draws them; returns the turns played.
