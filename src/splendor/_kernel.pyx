@@ -799,6 +799,7 @@ cdef class Game:
     cdef bint listed  # buf holds the moves of s
     cdef object _rules
     cdef tuple _codes  # the decision codes taken so far this turn
+    cdef object _decisions  # (move codes, follow-ups) of the listed moves, or None
 
     def __cinit__(self):
         # The move buffer is allocated on first use, so a copy costs no malloc.
@@ -935,6 +936,7 @@ cdef class Game:
         play(&self.s, &self.buf.data[i])
         self.listed = False
         self._codes = ()
+        self._decisions = None
 
     def play_random(self, seed, max_turns=None):
         cdef uint64_t x = _seed(seed)
@@ -943,6 +945,7 @@ cdef class Game:
         self._ready()
         self.listed = False
         self._codes = ()
+        self._decisions = None
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
@@ -978,6 +981,7 @@ cdef class Game:
         play(&self.s, &self.buf.data[complete])
         self.listed = False
         self._codes = ()
+        self._decisions = None
         return True
 
     cdef tuple _walk(self, tuple codes):
@@ -988,8 +992,13 @@ cdef class Game:
         self._list()
         cdef Py_ssize_t n = self.buf.n
         cdef Py_ssize_t i
-        moves = [_move_code(&self.s, &self.buf.data[i], enc) for i in range(n)]
-        follow = [None] * n
+        if self._decisions is None:
+            # Kept until the next move is played: the follow-ups fill in as asked.
+            self._decisions = (
+                [_move_code(&self.s, &self.buf.data[i], enc) for i in range(n)],
+                [None] * n,
+            )
+        moves, follow = self._decisions
         candidates = list(range(n))
         cdef Py_ssize_t depth = -1
         cdef Py_ssize_t position = 0
