@@ -9,7 +9,7 @@ import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "tests-pure", "docs", "package"]
+nox.options.sessions = ["lint", "mypy", "tests", "tests-pure", "rl", "docs", "package"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -51,14 +51,14 @@ def kernel_diff(session: nox.Session) -> None:
 @nox.session
 def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
-    session.install("-e", ".[cli]", *group("typecheck"))
+    session.install("-e", ".[cli,openspiel]", *group("typecheck"))
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
 @nox.session(default=False)
 def pyright(session: nox.Session) -> None:
     """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
-    session.install("-e", ".[cli]", *group("pyright"))
+    session.install("-e", ".[cli,openspiel]", *group("pyright"))
     python = f"{session.bin}/python"
     session.run("pyright", "--pythonpath", python, *session.posargs)
 
@@ -86,11 +86,26 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references; run their doctests."""
-    session.install("-e", ".", *group("docs"))
+    session.install("-e", ".[openspiel]", *group("docs"))
     session.run(
         "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
     session.run("sphinx-build", "-W", "-n", "-b", "doctest", "docs", "docs/_build/doctest")
+
+
+@nox.session
+def rl(session: nox.Session) -> None:
+    """The reinforcement-learning package with its extras: observations and environments."""
+    session.install("-e", ".[openspiel]", *group("test"))
+    tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
+    session.run("pytest", *tests, "src/splendor/rl", *session.posargs)
+
+
+@nox.session(default=False)
+def train(session: nox.Session) -> None:
+    """Train the small example agent against RandomBot and draw its learning curve."""
+    session.install("-e", ".[rl]")
+    session.run("python", "examples/train_linear_agent.py", *session.posargs)
 
 
 @nox.session(default=False)

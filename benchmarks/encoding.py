@@ -118,7 +118,7 @@ def by_codes(states: list[GameState], picks: list[float], play: bool) -> tuple[f
 
 def main() -> int:
     """Run both measurements and print tables."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="The action encoding over random games.")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--survey-games", type=int, default=40, help="games per rule set")
     parser.add_argument("--games", type=int, default=100, help="games timed per player count")

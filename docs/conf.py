@@ -75,6 +75,12 @@ nitpick_ignore = [
 # Private names (a leading underscore, such as a module's ``_T`` type variable)
 # have no entry by design, so a signature that shows one cannot link it.
 nitpick_ignore_regex = [(r"py:(class|obj)", r"splendor(\.\w+)*\._\w+")]
+# The frameworks of the RL extras (numpy, Gymnasium, PettingZoo, OpenSpiel)
+# have no entries here either.
+nitpick_ignore_regex += [
+    (r"py:(class|obj)", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\.\w+)*"),
+    (r"py:(class|obj)", r"(NDArray|ndarray|float32|float64|int8|int64|dtype|Env|AECEnv)"),
+]
 
 # -- MyST ---------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]

@@ -31,6 +31,8 @@ from splendor import Action, GameRecord, GameState, PlayerView
 #: Time allowed for one case: a fixed part, and a part per byte of input.
 SECONDS_FIXED: Final = 0.5
 SECONDS_PER_BYTE: Final = 20e-6
+#: A record is replayed as it is read (a few bytes are a whole turn): more time per byte.
+SECONDS_PER_RECORD_BYTE: Final = 200e-6
 #: Memory allowed for one case (the peak of traced allocations).
 BYTES_FIXED: Final = 8 * 1024 * 1024
 BYTES_PER_BYTE: Final = 400
@@ -162,7 +164,9 @@ def _mutate_text(text: str, rng: random.Random) -> str:
     return text[: rng.randrange(len(text))]
 
 
-def run_case(call: Callable[[], object], size: int) -> str | None:
+def run_case(
+    call: Callable[[], object], size: int, seconds_per_byte: float = SECONDS_PER_BYTE
+) -> str | None:
     """Run one case; a description of what went wrong, or ``None``."""
     tracemalloc.start()
     started = time.perf_counter()
@@ -176,7 +180,7 @@ def run_case(call: Callable[[], object], size: int) -> str | None:
     elapsed = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    if elapsed > SECONDS_FIXED + SECONDS_PER_BYTE * size:
+    if elapsed > SECONDS_FIXED + seconds_per_byte * size:
         return f"took {elapsed:.2f} s for {size} bytes"
     if peak > BYTES_FIXED + BYTES_PER_BYTE * size:
         return f"used {peak // 1024} KiB for {size} bytes"
@@ -212,7 +216,8 @@ def fuzz(cases: int, *, seed: int = 0, out: Callable[[str], None] = print) -> in
         kinds[kind] += 1
         size = len(data.encode("utf-8", "surrogatepass"))
         largest = max(largest, size)
-        problem = run_case(call, size)
+        per_byte = SECONDS_PER_RECORD_BYTE if kind == "record text" else SECONDS_PER_BYTE
+        problem = run_case(call, size, per_byte)
         if problem is not None:
             failures += 1
             if failures <= 10:

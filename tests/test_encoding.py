@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import attrs
 import pytest
 
 from splendor import (
     CARDS,
+    Action,
     Buy,
     GameState,
     IllegalActionError,
@@ -172,9 +178,12 @@ def test_buy_codes_name_board_slots_and_reserved_places() -> None:
     assert describe_code(46) == "buy tier 1 slot 1"
     # Neither reserved card is affordable with 3 black.
     assert not set(legal_codes(state)) & {57, 58}
-    rich = with_player(state, tokens=toks("3R 3K"))
+    rich = with_player(state, tokens=toks("3R 3K 1B 1G"))
     assert decode(rich, [57]) == Buy(card(17), toks("3R"))
     assert action_codes(rich, Buy(card(17))) == (57,)
+    # Card 2 (1B 1G 1R 1K) is the second reserved: place 1.
+    assert decode(rich, [58]) == Buy(card(2), toks("B G R K"))
+    assert describe_code(58) == "buy reserved card 1"
 
 
 def test_reserved_places_up_to_the_encodings_capacity() -> None:
@@ -426,6 +435,18 @@ class _Index:
         return self.value
 
 
+class _Unreadable:
+    """Iterable in name only, as a 0-d numpy array is."""
+
+    def __iter__(self) -> Iterator[int]:
+        raise TypeError("iteration over a 0-d array")
+
+
+def test_a_sequence_that_cannot_be_read_is_refused() -> None:
+    with pytest.raises(EncodingError, match="cannot be read as a sequence"):
+        legal_codes(new_game(2, seed=1), _Unreadable())
+
+
 def test_integers_of_other_types_are_accepted() -> None:
     state = _full_hand()
     take = _take("G R K")
@@ -467,9 +488,17 @@ def test_an_illegal_action_gets_the_engines_error(action: object, match: str) ->
         action_codes(view(state, 0), action)  # type: ignore[arg-type]
 
 
+def _forged(action: Action, **fields: object) -> Action:
+    """A copy of ``action`` with fields its constructor refuses, set behind its back."""
+    forged = copy.copy(action)
+    for name, value in fields.items():
+        object.__setattr__(forged, name, value)
+    return forged
+
+
 def test_a_malformed_action_gets_the_engines_error() -> None:
     with pytest.raises(InvalidArgumentError):
-        action_codes(new_game(2, seed=1), Take("2R"))  # type: ignore[arg-type]  # deliberately wrong
+        action_codes(new_game(2, seed=1), _forged(Take(toks("2R")), gems="2R"))
 
 
 def test_the_error_keeps_its_place_through_pickling() -> None:
@@ -529,3 +558,93 @@ def test_many_states_in_turn_are_never_confused() -> None:
     assert first == [
         tuple((action_codes(copy.deepcopy(s), a), a) for a in legal_actions(s)) for s in states
     ]
+
+
+def test_a_view_without_its_own_state_is_refused() -> None:
+    state = new_game(2, seed=1)
+    seen = attrs.evolve(view(state, 0), own=None)
+    with pytest.raises(InvalidArgumentError, match="own state"):
+        legal_codes(seen)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        lambda rows: rows[:2],
+        lambda rows: (rows[0], rows[1], (*rows[2], None)),
+        lambda rows: (rows[0], rows[1], list(rows[2])),
+        list,
+    ],
+)
+def test_a_board_of_the_wrong_shape_is_refused(board: Callable[..., Any]) -> None:
+    state = new_game(2, seed=1)
+    bad = attrs.evolve(state, board=board(state.board))
+    with pytest.raises(InvalidArgumentError, match="3 tiers of 4 slots"):
+        legal_codes(bad)
+
+
+def test_more_nobles_than_places_are_refused() -> None:
+    state = new_game(4, seed=1)
+    crowded = with_nobles(state, [*state.nobles, *state.nobles, state.nobles[0]])
+    with pytest.raises(EncodingError, match="at most 10 revealed nobles"):
+        legal_codes(crowded)
+
+
+def test_a_pass_with_a_choice_of_nobles() -> None:
+    # No card left to reserve or buy, no gem in the supply: only a pass, and
+    # the bonuses meet two nobles.
+    state = with_player(deal(2), cards=bonus_cards(toks("4W 4B 3G")))
+    empty = ((None,) * 4,) * 3
+    state = attrs.evolve(state, board=empty, decks=((), (), ()), bank=toks("5Y"))
+    state = with_nobles(state, [noble(1), noble(3)])
+    assert set(legal_actions(state)) == {Pass(noble(1)), Pass(noble(3))}
+    assert legal_codes(state) == (PASS_CODE,)
+    assert legal_codes(state, [PASS_CODE]) == (NOBLE_CODES[0], NOBLE_CODES[1])
+    assert decode(state, [PASS_CODE, NOBLE_CODES[1]]) == Pass(noble(3))
+    assert action_codes(state, Pass(noble(1))) == (PASS_CODE, NOBLE_CODES[0])
+    with pytest.raises(IllegalActionError, match="several nobles qualify"):
+        action_codes(state, Pass())
+
+
+@pytest.mark.parametrize(
+    ("action", "fields"),
+    [
+        (Take(toks("W B G"), toks("W")), {"returned": "1W"}),
+        (Reserve(card(1)), {"card": "#1"}),
+        (Buy(card(9)), {"card": None}),
+        (ReserveFromDeck(1), {"tier": "1"}),
+        (Buy(card(9)), {"payment": "3K"}),
+        (Pass(), {"noble": "N1"}),
+    ],
+)
+def test_malformed_fields_get_the_engines_error(action: Action, fields: dict[str, object]) -> None:
+    state = with_row(_full_hand(), 1, (card(9), *_full_hand().face_up(1)[1:]))
+    state = with_player(state, tokens=toks("3W 3B 3K 1Y"))
+    with pytest.raises(SplendorError) as caught:
+        action_codes(state, _forged(action, **fields))
+    assert isinstance(caught.value, InvalidArgumentError | IllegalActionError)
+
+
+def test_a_noble_that_is_not_revealed_gets_the_engines_error() -> None:
+    with pytest.raises(IllegalActionError, match="N10 is not among the revealed nobles"):
+        action_codes(_two_nobles(), Buy(card(9), toks("3K"), noble(10)))
+
+
+def test_the_encoding_loads_only_the_engine() -> None:
+    code = """
+import json, sys
+import splendor.encoding as encoding
+import splendor
+state = splendor.new_game(2, seed=1)
+encoding.action_codes(state, encoding.decode(state, encoding.legal_codes(state)[:1]))
+roots = ("splendor", "cattrs", "numpy", "rich")
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in roots)))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    loaded = set(json.loads(done.stdout))
+    engine = {"actions", "components", "deal", "errors", "gems", "legal", "play", "rules", "state"}
+    allowed = {"splendor", "splendor.encoding"} | {f"splendor.{name}" for name in engine}
+    outside = {name for name in loaded if not name.startswith("splendor._")} - allowed
+    assert not outside

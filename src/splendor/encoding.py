@@ -35,7 +35,9 @@ Take(gems=Tokens(white=1, blue=1, green=1), returned=Tokens(), noble=None)
 >>> describe_code(0), describe_code(45)
 ('take white, blue, green', 'buy tier 1 slot 0')
 
-See :doc:`/encoding` for the design and the table of every code.
+See :doc:`/encoding` for the design and the table of every code. (This
+module is one unit: the code table, the decisions of a state and the
+functions over them share their private structures.)
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final, TypeAlias, TypeGuard
 
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import CARDS, Card
+from splendor.components import Card
 from splendor.errors import EncodingError, IllegalActionError, InvalidArgumentError
 from splendor.gems import GEMS, Tokens
 from splendor.legal import legal_actions
@@ -278,11 +280,25 @@ def _is_view(value: object) -> TypeGuard[PlayerView]:
     return views is not None and type(value) is views.PlayerView
 
 
+def _check_board(board: object) -> None:
+    if type(board) is tuple and len(board) == 3:
+        first, second, third = board
+        if (
+            type(first) is tuple
+            and type(second) is tuple
+            and type(third) is tuple
+            and len(first) == len(second) == len(third) == 4
+        ):
+            return
+    raise InvalidArgumentError("a board is a tuple of 3 tiers of 4 slots each")
+
+
 def _build(state: GameState | PlayerView) -> _Tree:
     """The first decision of ``state``, with the actions behind each move code."""
     if type(state) is GameState:
         if state.winners:
             return _Tree(state, _EMPTY, None, ())
+        _check_board(state.board)
         player = state.players[state.current_player]
         actions = legal_actions(state)
     else:
@@ -293,14 +309,12 @@ def _build(state: GameState | PlayerView) -> _Tree:
             )
         if state.winners:
             return _Tree(state, _EMPTY, None, ())
+        _check_board(state.board)
         actions = legal_actions(state)  # checks that the view's seat is to move
         if state.own is None:
             raise InvalidArgumentError("the view of the seat to move lacks its own state")
         player = state.own
-    board = state.board
-    if len(board) != 3 or len(board[0]) != 4 or len(board[1]) != 4 or len(board[2]) != 4:
-        raise InvalidArgumentError("a board has 3 tiers of 4 slots")
-    (a, b, c, d), (e, f, g, h), (i, j, k, m) = board
+    (a, b, c, d), (e, f, g, h), (i, j, k, m) = state.board
     # The place of each face-up card (empty slots share the key None, unused).
     slots = {a: 0, b: 1, c: 2, d: 3, e: 4, f: 5, g: 6, h: 7, i: 8, j: 9, k: 10, m: 11}
     reserved = player.reserved
@@ -315,19 +329,18 @@ def _build(state: GameState | PlayerView) -> _Tree:
     children: dict[int, _Child] = {}
     take_code = _TAKE_CODE
     for action in actions:
-        kind = type(action)
-        if kind is Take:
-            code = take_code[action.gems.counts]  # type: ignore[union-attr]  # a Take
-        elif kind is Buy:
-            slot = slots.get(action.card)  # type: ignore[union-attr]  # a Buy
+        if type(action) is Take:
+            code = take_code[action.gems.counts]
+        elif type(action) is Buy:
+            slot = slots.get(action.card)
             if slot is None:
-                code = _BUY_RESERVED + reserved.index(action.card)  # type: ignore[union-attr]
+                code = _BUY_RESERVED + reserved.index(action.card)
             else:
                 code = _BUY_BOARD + slot
-        elif kind is Reserve:
-            code = _RESERVE_BOARD + slots[action.card]  # type: ignore[union-attr]  # a Reserve
-        elif kind is ReserveFromDeck:
-            code = _RESERVE_DECK - 1 + action.tier  # type: ignore[union-attr]  # a blind reserve
+        elif type(action) is Reserve:
+            code = _RESERVE_BOARD + slots[action.card]
+        elif type(action) is ReserveFromDeck:
+            code = _RESERVE_DECK - 1 + action.tier
         else:
             code = PASS_CODE
         child = children.get(code)
@@ -358,16 +371,15 @@ _RETURNS: Final = {
 
 def _follow_ups(tree: _Tree, action: Action) -> tuple[int, ...]:
     """Every follow-up code of a listed action, forced ones included."""
-    kind = type(action)
     codes: tuple[int, ...]
-    if kind is Buy:
+    if type(action) is Buy:
         player = tree.player
         assert player is not None  # the game is not over
-        assert action.payment is not None  # type: ignore[union-attr]  # listed buys say how
+        assert action.payment is not None  # listed buys say how they pay
         held = player.tokens.counts
         bonus = player.bonuses.counts
-        cost = action.card.cost.counts  # type: ignore[union-attr]  # a Buy
-        paid = action.payment.counts  # type: ignore[union-attr]  # a Buy
+        cost = action.card.cost.counts
+        paid = action.payment.counts
         gold: list[int] = []
         for c in range(5):
             price = cost[c] - bonus[c]
@@ -377,10 +389,10 @@ def _follow_ups(tree: _Tree, action: Action) -> tuple[int, ...]:
                 gold += (GOLD_CODES.start + c,) * instead
         gold.append(NO_MORE_GOLD_CODE)
         codes = tuple(gold)
-    elif kind is Pass:
+    elif type(action) is Pass:
         codes = ()
     else:
-        returned = action.returned.counts  # type: ignore[union-attr]  # a take or reserve
+        returned = action.returned.counts
         found = _RETURNS.get(returned)
         codes = _return_codes(returned) if found is None else found
     if action.noble is not None:
@@ -393,14 +405,14 @@ def _expand(tree: _Tree, actions: list[Action]) -> _Node | Action:
     return _decide([(_follow_ups(tree, action), action) for action in actions], 0)
 
 
-def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node | Action:
-    """The next decision among actions whose follow-ups agree before ``depth``.
+def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node:
+    """The next decision among several actions whose follow-ups agree before ``depth``.
 
     A decision with a single option is implied (skipped), so what is returned
-    is a decision with at least two options, or the one action left. The
-    decisions after this one are made when first asked for.
+    is a decision with at least two options. An option that leaves one action
+    leads to it; the decisions after the others are made when first asked for.
     """
-    while len(pairs) > 1:
+    while True:  # there are always several pairs here, with distinct follow-ups
         split: dict[int, list[tuple[tuple[int, ...], Action]]] = {}
         for pair in pairs:
             code = pair[0][depth]
@@ -416,7 +428,6 @@ def _decide(pairs: list[tuple[tuple[int, ...], Action]], depth: int) -> _Node | 
             }
             return _Node(tuple(sorted(children)), children, depth)
         depth += 1
-    return pairs[0][1]
 
 
 # -- Reading code sequences -------------------------------------------------
@@ -434,8 +445,12 @@ def _as_codes(codes: object, what: str) -> tuple[int, ...]:
             return tuple(codes)
     elif isinstance(codes, _NOT_SEQUENCES) or not isinstance(codes, Iterable):
         raise EncodingError(f"{what} must be a sequence of int codes, got {type(codes).__name__}")
+    try:
+        items = list(codes)
+    except TypeError as error:  # an object whose __iter__ refuses, like a 0-d array
+        raise EncodingError(f"{what} cannot be read as a sequence of int codes: {error}") from error
     found: list[int] = []
-    for position, code in enumerate(codes):
+    for position, code in enumerate(items):
         if type(code) is bool or not hasattr(type(code), "__index__"):
             raise EncodingError(
                 f"{what}[{position}] is not an int code: {code!r}", position=position
@@ -575,25 +590,24 @@ def decode(state: GameState | PlayerView, codes: Iterable[int]) -> Action:
 
 def _move_code(tree: _Tree, action: Action) -> int | None:
     """The first code of a listed action's form, if it can have one."""
-    kind = type(action)
-    if kind is Pass:
+    if type(action) is Pass:
         return PASS_CODE
-    if kind is Take:
-        gems = action.gems  # type: ignore[union-attr]  # a Take
+    if type(action) is Take:
+        gems = action.gems
         return _TAKE_CODE.get(gems.counts) if type(gems) is Tokens else None
-    if kind is ReserveFromDeck:
-        tier = action.tier  # type: ignore[union-attr]  # a blind reserve
+    if type(action) is ReserveFromDeck:
+        tier = action.tier
         return _RESERVE_DECK - 1 + tier if type(tier) is int and 1 <= tier <= 3 else None
-    card = action.card  # type: ignore[union-attr]  # a reserve or a buy
+    card = action.card
     if type(card) is not Card:
         return None
     board = tree.state.board
     row = board[card.tier - 1]
     if card in row:
-        base = _RESERVE_BOARD if kind is Reserve else _BUY_BOARD
+        base = _RESERVE_BOARD if type(action) is Reserve else _BUY_BOARD
         return base + 4 * (card.tier - 1) + row.index(card)
     assert tree.player is not None  # the game is not over
-    if kind is Buy and card in tree.player.reserved:
+    if type(action) is Buy and card in tree.player.reserved:
         return _BUY_RESERVED + tree.player.reserved.index(card)
     return None
 
@@ -677,39 +691,19 @@ def _listed_form(tree: _Tree, action: Action) -> Action:
 
     Raises the error of :func:`~splendor.apply` when ``action`` is not legal.
     """
-    full = tree.state if isinstance(tree.state, GameState) else _stand_in(tree.state)
+    full: GameState
+    if isinstance(tree.state, GameState):
+        full = tree.state
+    else:
+        # A state the view cannot tell from the real one: the turn of the seat
+        # to move plays there as in the real state. The views module is loaded,
+        # since the view is one of its objects.
+        full = sys.modules["splendor.views"].determinize(tree.state, 0)
     after = apply(full, action)
     for listed in legal_actions(full):
         if type(listed) is type(action) and apply(full, listed) == after:
             return listed
     raise AssertionError(f"no listed action has the outcome of {action}")  # pragma: no cover
-
-
-def _stand_in(player_view: PlayerView) -> GameState:
-    """A state that plays the view's seat's turn as the real one does.
-
-    The other players keep only what every seat sees, and each deck holds
-    copies of one card: a turn of the seat to move depends on a deck only
-    through whether it is empty, and two outcomes compared here differ in
-    the same way whatever the cards are.
-    """
-    seat = player_view.current_player
-    players = tuple(
-        player_view.own if i == seat and player_view.own is not None else PlayerState()
-        for i in range(len(player_view.players))
-    )
-    return GameState(
-        rules=player_view.rules,
-        players=players,
-        bank=player_view.bank,
-        board=player_view.board,
-        decks=tuple((CARDS[0],) * size for size in player_view.deck_sizes),
-        nobles=player_view.nobles,
-        current_player=seat,
-        turn=player_view.turn,
-        passes=player_view.passes,
-        winners=player_view.winners,
-    )
 
 
 def code_sequences(state: GameState | PlayerView) -> tuple[tuple[tuple[int, ...], Action], ...]:

@@ -17,6 +17,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
+    "MissingExtraError",
     "NotationError",
     "SerializationError",
     "SplendorError",
@@ -159,3 +160,20 @@ class EncodingError(SplendorError, ValueError):
         super().__init__(message)
         self.position = position
         self.code = code
+
+
+class MissingExtraError(SplendorError, ImportError):
+    """An optional feature needs a package that is not installed.
+
+    The message names the extra that brings it, for example
+    ``pip install "splendor-rules[rl]"``. Unlike the other errors it derives
+    from :class:`ImportError`, not :class:`ValueError`: it is raised on
+    import, where ``except ImportError`` expects it.
+
+    Attributes:
+        extra: the name of the extra to install.
+    """
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        super().__init__(message)
+        self.extra = extra

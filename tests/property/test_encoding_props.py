@@ -14,11 +14,12 @@ from __future__ import annotations
 import pickle
 from collections import Counter
 
+import attrs
 from hypothesis import event, given
 from hypothesis import strategies as st
 
 import splendor
-from splendor import GameState, Tokens, legal_actions, view
+from splendor import Buy, GameState, Tokens, legal_actions, view
 from splendor.encoding import (
     ACTION_COUNT,
     GOLD_CODES,
@@ -86,6 +87,7 @@ def check_bijection(state: GameState) -> Counter[str]:
         seen["longest sequence"] = max(seen["longest sequence"], len(codes))
     seen["states"] += 1
     seen["sequences"] += len(sequences)
+    seen += check_other_forms(state, sequences)
     # The seat to move sees the same codes in its view.
     seat_view = view(state, state.current_player)
     assert legal_codes(seat_view) == legal_codes(state)
@@ -104,6 +106,34 @@ def _merge(total: Counter[str], found: Counter[str]) -> None:
     """Add ``found`` to ``total``: counts add up, the maxima keep the larger."""
     for key, n in found.items():
         total[key] = max(total[key], n) if key in _MAXIMA else total[key] + n
+
+
+def check_other_forms(
+    state: GameState, sequences: dict[tuple[int, ...], splendor.Action]
+) -> Counter[str]:
+    """Forms that apply accepts beside the listed ones get the listed codes:
+    a buy without a payment (the default one) and an action without its
+    noble when it is the only one that qualifies."""
+    seen: Counter[str] = Counter()
+    without_noble = Counter(attrs.evolve(action, noble=None) for action in sequences.values())
+    player = state.player
+    for codes, action in sequences.items():
+        if isinstance(action, Buy):
+            assert action.payment is not None
+            price = [
+                max(0, cost - bonus)
+                for cost, bonus in zip(action.card.cost.counts, player.bonuses.counts, strict=True)
+            ][:5]
+            held = player.tokens.counts[:5]
+            coloured = [min(p, h) for p, h in zip(price, held, strict=True)]
+            if action.payment.counts == (*coloured, sum(price) - sum(coloured)):
+                assert action_codes(state, attrs.evolve(action, payment=None)) == codes
+                seen["default payment"] += 1
+        bare = attrs.evolve(action, noble=None)
+        if action.noble is not None and without_noble[bare] == 1:
+            assert action_codes(state, bare) == codes
+            seen["implied noble"] += 1
+    return seen
 
 
 def _note(seen: Counter[str]) -> None:
@@ -168,3 +198,5 @@ def test_crowded_states_exercise_every_follow_up_decision() -> None:
     assert seen["gold choice at depth 2"] > 0
     assert seen["return choice at depth 2"] > 0
     assert seen["longest sequence"] >= 3
+    assert seen["default payment"] > 0
+    assert seen["implied noble"] > 0

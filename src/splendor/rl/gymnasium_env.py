@@ -1,0 +1,233 @@
+"""A Gymnasium environment: one learning seat against bots.
+
+``gymnasium.make("splendor/Splendor-v0", opponents=[...])`` makes a
+:class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported). The
+learner plays one seat; the other seats are bots of :mod:`splendor.bots`
+(any :class:`~splendor.bots.Bot`), one RandomBot by default. Each step is
+one decision of :mod:`splendor.encoding`; the bots play their whole turns
+between the learner's.
+
+>>> import gymnasium, splendor.rl
+>>> env = gymnasium.make("splendor/Splendor-v0")
+>>> obs, info = env.reset(seed=3)
+>>> done = False
+>>> while not done:
+...     action = env.action_space.sample(info["action_mask"])
+...     obs, reward, terminated, truncated, info = env.step(action)
+...     done = terminated or truncated
+>>> reward in (-1.0, 1.0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final, Literal, SupportsFloat
+
+import numpy as np
+
+from splendor import encoding
+from splendor.bots import Bot, RandomBot
+from splendor.deal import new_game
+from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.legal import legal_actions
+from splendor.play import apply
+from splendor.rl._extras import require
+from splendor.rl._text import describe
+from splendor.rl._turns import Turns, as_code, mask_of
+from splendor.rl.observations import observe_state
+from splendor.rules import Rules
+from splendor.state import GameState
+from splendor.views import view
+
+require("gymnasium", "rl", "splendor.rl.gymnasium_env")
+require("pettingzoo", "rl", "splendor.rl.gymnasium_env")
+
+import gymnasium  # noqa: E402  (after the check of the extra)
+
+from splendor.rl.pettingzoo_env import (  # noqa: E402
+    DEFAULT_MAX_TURNS,
+    check_options,
+    observation_space,
+)
+
+__all__ = ["SplendorEnv"]
+
+_RENDER_MODES: Final = ("ansi", "svg")
+
+Observation = dict[str, Any]
+
+
+class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
+    """One seat of Splendor against bots, as a Gymnasium environment.
+
+    Observations are dicts of ``"observation"`` (:func:`splendor.rl.observation`
+    of the learner's view) and ``"action_mask"`` (``int8``, 1 at each legal
+    code); the mask is also ``info["action_mask"]``. The action space is
+    ``Discrete(ACTION_COUNT)``. The reward is +1 when the game ends with the
+    learner among the winners (a shared win counts as a win), -1 when it
+    ends otherwise, and 0 before; a game reaching ``max_turns`` is truncated.
+
+    Args:
+        opponents: the bots in the other seats, in seat order (1 to 3 of
+            them); one :class:`~splendor.RandomBot` by default.
+        seat: the learner's seat, or ``None`` for a random seat each game.
+        rules: the rules to play; the published rules by default.
+        max_turns: whole turns after which an unfinished game is truncated.
+        illegal_action: what a code the mask does not allow does:
+            ``"lose"`` (the default) ends the game as a loss (reward -1,
+            ``info["illegal_action"]`` true); ``"raise"`` raises
+            :class:`~splendor.IllegalActionError` and changes nothing.
+        render_mode: ``None``, ``"ansi"`` or ``"svg"``.
+
+    Raises:
+        InvalidArgumentError: for a bad option.
+
+    Attributes:
+        seat: the learner's seat in the current game.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponents: Sequence[Bot] | None = None,
+        seat: int | None = 0,
+        rules: Rules | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        illegal_action: Literal["lose", "raise"] = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        if opponents is None:
+            opponents = (RandomBot(),)
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            raise InvalidArgumentError(f"opponents must be a sequence of bots, got {opponents!r}")
+        self._opponents = tuple(opponents)
+        if not 1 <= len(self._opponents) <= 3:
+            raise InvalidArgumentError(f"a game has 1 to 3 opponents, got {len(self._opponents)}")
+        for bot in self._opponents:
+            if not callable(bot):
+                raise InvalidArgumentError(f"an opponent must be a bot (a callable), got {bot!r}")
+        self.players = len(self._opponents) + 1
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
+            raise InvalidArgumentError(
+                f"seat must be None or a seat from 0 to {self.players - 1}, got {seat!r}"
+            )
+        if illegal_action not in ("lose", "raise"):
+            raise InvalidArgumentError(
+                f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
+            )
+        self.rules = check_options(render_mode, rules, max_turns, _RENDER_MODES)
+        self.render_mode = render_mode
+        self.max_turns = max_turns
+        self.illegal_action = illegal_action
+        self._fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.observation_space = observation_space(self.players, self.rules)
+        self.action_space = gymnasium.spaces.Discrete(encoding.ACTION_COUNT)
+        self._turns = Turns(new_game(self.players, seed=0, rules=self.rules))
+        self._bots: dict[int, Bot] = {}
+        self._rngs: dict[int, random.Random] = {}
+        self._over = True
+
+    @property
+    def game(self) -> GameState:
+        """The game state before the turn being played."""
+        return self._turns.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new game and let the bots play up to the learner's first turn.
+
+        Args:
+            seed: seeds the environment's generator (``np_random``), from
+                which the deal, the learner's seat (if random) and the bots'
+                generators are drawn.
+            options: not used.
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(rng.integers(2**63 - 1))
+        if self._fixed_seat is None:
+            self.seat = int(rng.integers(self.players))
+        others = [s for s in range(self.players) if s != self.seat]
+        self._bots = dict(zip(others, self._opponents, strict=True))
+        self._rngs = {s: random.Random(int(rng.integers(2**63 - 1))) for s in others}
+        state = self._bots_play(new_game(self.players, seed=game_seed, rules=self.rules))
+        self._turns.start(state)
+        self._over = bool(state.winners) or state.turn >= self.max_turns
+        return self._observe(), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Make one decision for the learner; the bots then play if its turn is over.
+
+        Raises:
+            IllegalActionError: before ``reset`` or after the game ended, or for
+                an illegal code with ``illegal_action="raise"``.
+            InvalidArgumentError: for something that is not an int code.
+        """
+        if self._over:
+            raise IllegalActionError("no game in progress: call reset() to deal one")
+        code = as_code(action)
+        turns = self._turns
+        if code not in turns.codes:
+            if self.illegal_action == "raise":
+                turns.choose(code)  # raises, naming the legal codes
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), -1.0, True, False, info
+        chosen = turns.choose(code)
+        if chosen is not None:
+            state = self._bots_play(apply(turns.state, chosen))
+            turns.start(state)
+        state = turns.state
+        reward = 0.0
+        terminated = bool(state.winners)
+        truncated = not terminated and state.turn >= self.max_turns
+        if terminated:
+            reward = 1.0 if self.seat in state.winners else -1.0
+        self._over = terminated or truncated
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``) or an SVG picture (``"svg"``); else ``None``.
+
+        Every card is shown face up, the bots' blind reserves included.
+        """
+        if self.render_mode is None:
+            return None
+        state = self._turns.state
+        names = ["learner" if s == self.seat else f"bot_{s}" for s in range(self.players)]
+        if self.render_mode == "svg":
+            from splendor.svg import render_svg
+
+            return str(render_svg(state, names=names))
+        return describe(state, self._turns.prefix, names)
+
+    def _bots_play(self, state: GameState) -> GameState:
+        """Let the bots play whole turns until the learner is to move or the game ends."""
+        while (
+            not state.winners and state.current_player != self.seat and state.turn < self.max_turns
+        ):
+            seat = state.current_player
+            action = self._bots[seat](view(state, seat), legal_actions(state), self._rngs[seat])
+            state = apply(state, action)
+        return state
+
+    def _observe(self) -> Observation:
+        turns = self._turns
+        to_move = not turns.state.winners and turns.state.current_player == self.seat
+        return {
+            "observation": observe_state(turns.state, self.seat, turns.prefix if to_move else ()),
+            "action_mask": mask_of(turns.codes if to_move and not self._over else ()),
+        }
+
+    def _info(self) -> dict[str, Any]:
+        turns = self._turns
+        to_move = not turns.state.winners and turns.state.current_player == self.seat
+        return {"action_mask": mask_of(turns.codes if to_move and not self._over else ())}
