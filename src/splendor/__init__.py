@@ -28,6 +28,7 @@ from splendor.errors import (
     UnknownColourError,
 )
 from splendor.gems import GEMS, Gem, Tokens
+from splendor.ismcts import ISMCTSBot
 from splendor.legal import legal_actions
 from splendor.notation import (
     NotationError,
@@ -60,6 +61,7 @@ __all__ = [
     "GameState",
     "Gem",
     "GreedyBot",
+    "ISMCTSBot",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
