@@ -6,7 +6,7 @@ import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "docs"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs", "ray"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -54,3 +54,10 @@ def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
     session.install(".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+
+
+@nox.session
+def ray(session: nox.Session) -> None:
+    """Tournaments and self-play on real local Ray instances (``[ray]`` extra)."""
+    session.install("-e", ".[ray]", *group("test"))
+    session.run("pytest", "tests/test_ray.py", *session.posargs)

@@ -325,10 +325,10 @@ def load_bot(spec: str) -> Bot:
 
     >>> load_bot("greedy")
     GreedyBot()
-    >>> load_bot("chess")
+    >>> load_bot("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ismcts, random or module:name
+    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ismcts, random or ...
     """
     if not isinstance(spec, str):
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
