@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "docs", "ray"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs", "package", "ray"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -29,6 +32,26 @@ def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
     session.install("-e", ".[cli]", *group("typecheck"))
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
+
+
+@nox.session(default=False)
+def pyright(session: nox.Session) -> None:
+    """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
+    session.install("-e", ".[cli]", *group("pyright"))
+    python = f"{session.bin}/python"
+    session.run("pyright", "--pythonpath", python, *session.posargs)
+
+
+@nox.session(default=False)
+def thorough(session: nox.Session) -> None:
+    """The property tests with the ``thorough`` Hypothesis profile: many more random examples.
+
+    Not part of the default run (it takes far longer); pass other test paths
+    to widen it, e.g. ``nox -s thorough -- tests``.
+    """
+    session.install("-e", ".[cli]", *group("test"))
+    paths = session.posargs or ["tests/property"]
+    session.run("pytest", "-q", *paths, env={"HYPOTHESIS_PROFILE": "thorough"})
 
 
 @nox.session
@@ -54,6 +77,31 @@ def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
     session.install(".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+
+
+@nox.session(default=False)
+def soak(session: nox.Session) -> None:
+    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``."""
+    session.install("-e", ".")
+    session.run("python", "-m", "tests.soak", "--workers", "2", *session.posargs)
+
+
+@nox.session(default=False)
+def fuzz(session: nox.Session) -> None:
+    """Mutated JSON and texts against every reader, time and memory bounded: ``-- --cases N``."""
+    session.install("-e", ".")
+    session.run("python", "-m", "tests.fuzz", *session.posargs)
+
+
+@nox.session
+def package(session: nox.Session) -> None:
+    """Build the sdist and wheel, check them with twine and for the files a release ships."""
+    session.install("build", "twine")
+    out = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(out))
+    session.run("twine", "check", "--strict", f"{out}/*")
+    session.run("python", "tools/check_dist.py", out)
 
 
 @nox.session

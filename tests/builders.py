@@ -14,7 +14,8 @@ come out of the supply.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import attrs
 
@@ -41,6 +42,7 @@ __all__ = [
     "deal",
     "noble",
     "toks",
+    "unchecked",
     "with_bank",
     "with_deck",
     "with_nobles",
@@ -290,3 +292,18 @@ def deadlocked(players: int = 2) -> GameState:
         hand = Tokens(share, share, share, share, share)
         state = with_player(state, seat, tokens=hand, reserved=state.deck(3)[:3])
     return state
+
+
+_T = TypeVar("_T")
+
+
+def unchecked(cls: Callable[..., _T], *values: object) -> _T:
+    """``cls(*values)`` with attrs' validators off: a value the constructor
+    would refuse, to test what other functions make of it.
+
+    >>> from splendor import Take
+    >>> unchecked(Take, "x").gems
+    'x'
+    """
+    with attrs.validators.disabled():
+        return cls(*values)

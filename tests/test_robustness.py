@@ -22,6 +22,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -71,6 +72,7 @@ from splendor import (
 )
 from splendor.bots import load_bot
 from splendor.cli import main
+from tests.builders import unchecked
 
 Call = Callable[[], object]
 _T = TypeVar("_T")
@@ -170,8 +172,9 @@ HANDLED: dict[str, Call] = {
     "apply Take subclass": lambda: apply(STATE, Take(type("T", (Tokens,), {})(red=2))),
     "apply Take returned None": lambda: apply(STATE, Take(THREE, None)),  # type: ignore[arg-type]  # wrong type on purpose
     "apply Take gold": lambda: apply(STATE, Take(Tokens(gold=1))),
-    "apply Take huge": lambda: apply(STATE, Take(Tokens(red=10**30))),
-    "apply Take returned huge": lambda: apply(STATE, Take(THREE, Tokens(red=10**30))),
+    "apply Take huge": lambda: apply(STATE, Take(Tokens(red=10**9))),
+    "apply Take returned huge": lambda: apply(STATE, Take(THREE, Tokens(red=10**9))),
+    "Tokens over the bound": lambda: Tokens(red=10**9 + 1),
     "apply noble str": lambda: apply(STATE, Take(THREE, noble="N1")),  # type: ignore[arg-type]  # wrong type on purpose
     "apply noble hand made": lambda: apply(STATE, Take(THREE, noble=_noble_copy(STATE.nobles[0]))),
     "apply Reserve None": lambda: apply(STATE, Reserve(None)),  # type: ignore[arg-type]  # wrong type on purpose
@@ -301,7 +304,7 @@ def test_odd_but_valid_arguments_give_results() -> None:
     assert determinize(view(STATE, 0), random.SystemRandom()).turn == 0
     assert determinize(view(STATE, 0), 10**50) == determinize(view(STATE, 0), 10**50)
     assert str(Tokens.of("red")) == "1R"  # type: ignore[arg-type]  # a colour's name stands for the colour
-    assert Tokens(red=10**40).total == 10**40
+    assert Tokens(red=10**9).total == 10**9
     assert Tokens().get("purple") is None  # type: ignore[call-overload]  # the Mapping contract: a missing key
     assert "purple" not in Tokens()
     # Digits of other scripts are digits: Arabic-Indic one, one is "r11".
@@ -326,7 +329,11 @@ def test_a_bot_that_raises_passes_its_own_error_on() -> None:
         Rules(points_to_win=1),
         Rules(gems_by_players=(0, 0, 0), gold_by_players=(0, 0, 0)),
         Rules(reserve_limit=0),
-        Rules(gems_by_players=(10**6,) * 3, gold_by_players=(10**6,) * 3, token_limit=10**9),
+        Rules(
+            gems_by_players=(10**6, 10**6, 10**6),
+            gold_by_players=(10**6, 10**6, 10**6),
+            token_limit=10**9,
+        ),
         Rules(nobles_by_players=(0, 0, 0)),
         Rules(nobles_by_players=(10, 10, 10)),
     ],
@@ -865,13 +872,26 @@ _TOKENS = st.builds(
 _CARDS = st.sampled_from(CARDS)
 _NOBLE_FIELD = st.one_of(st.none(), st.sampled_from(NOBLES), _ANY)
 _ACTIONS = st.one_of(
-    st.builds(Take, st.one_of(_TOKENS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD),
-    st.builds(Reserve, st.one_of(_CARDS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD),
+    # Built without the constructors' checks: apply checks every field again.
     st.builds(
-        ReserveFromDeck, st.one_of(st.integers(-2, 5), _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
+        partial(unchecked, Take), st.one_of(_TOKENS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
     ),
-    st.builds(Buy, st.one_of(_CARDS, _ANY), st.one_of(st.none(), _TOKENS, _ANY), _NOBLE_FIELD),
-    st.builds(Pass, _NOBLE_FIELD),
+    st.builds(
+        partial(unchecked, Reserve), st.one_of(_CARDS, _ANY), st.one_of(_TOKENS, _ANY), _NOBLE_FIELD
+    ),
+    st.builds(
+        partial(unchecked, ReserveFromDeck),
+        st.one_of(st.integers(-2, 5), _ANY),
+        st.one_of(_TOKENS, _ANY),
+        _NOBLE_FIELD,
+    ),
+    st.builds(
+        partial(unchecked, Buy),
+        st.one_of(_CARDS, _ANY),
+        st.one_of(st.none(), _TOKENS, _ANY),
+        _NOBLE_FIELD,
+    ),
+    st.builds(partial(unchecked, Pass), _NOBLE_FIELD),
     _ANY,
 )
 

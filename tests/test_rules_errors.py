@@ -9,7 +9,9 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import re
 
+import attrs
 import pytest
 
 from splendor import (
@@ -177,6 +179,7 @@ WRONG_FIELDS: list[tuple[str, type, dict[str, object]]] = [
     ("Reserve.returned str", Reserve, {"card": _face_up_card(), "returned": "W"}),
     ("ReserveFromDeck.tier str", ReserveFromDeck, {"tier": "1"}),
     ("ReserveFromDeck.tier float", ReserveFromDeck, {"tier": 1.0}),
+    ("ReserveFromDeck.tier bool", ReserveFromDeck, {"tier": True}),
     ("ReserveFromDeck.returned int", ReserveFromDeck, {"tier": 1, "returned": 1}),
     ("Buy.card int", Buy, {"card": 1}),
     ("Buy.card noble", Buy, {"card": noble(1)}),
@@ -189,11 +192,23 @@ WRONG_FIELDS: list[tuple[str, type, dict[str, object]]] = [
 def test_action_fields_of_the_wrong_type_raise_invalid_argument(
     name: str, kind: type, fields: dict[str, object]
 ) -> None:
-    action: Action = kind(**fields)
+    field = re.escape(name.split(maxsplit=1)[0])
+    with pytest.raises(InvalidArgumentError, match=rf"^{field} must be "):
+        kind(**fields)
+    # Built past the constructor's checks, it is still refused by apply.
+    with attrs.validators.disabled():
+        action: Action = kind(**fields)
     # A stuck player, so that a pass is legal and only the wrong field is at fault.
     state = deadlocked(2) if kind is Pass else deal(2)
     with pytest.raises(InvalidArgumentError):
         apply(state, action)
+
+
+def test_a_blind_reserve_of_tier_true_is_not_one_of_tier_1() -> None:
+    # bool is an int, but True is no tier: it would equal ReserveFromDeck(1).
+    with pytest.raises(InvalidArgumentError, match=r"ReserveFromDeck\.tier must be int, got True"):
+        ReserveFromDeck(True)
+    assert ReserveFromDeck(1) in legal_actions(deal(2))
 
 
 def test_errors_are_splendor_errors_and_value_errors() -> None:

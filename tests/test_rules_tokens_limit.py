@@ -7,11 +7,14 @@ import pytest
 from splendor import (
     GameState,
     IllegalActionError,
+    InvalidStateError,
     Reserve,
     Rules,
     Take,
+    Tokens,
     apply,
     legal_actions,
+    new_game,
 )
 from tests.builders import deal, toks, with_bank, with_player
 
@@ -115,3 +118,22 @@ def test_token_limit_follows_the_rules_setting() -> None:
         apply(state, Take(toks("R G K")))
     after = apply(state, Take(toks("R G K"), returned=toks("2W")))
     assert after.players[0].tokens.total == 5
+
+
+def test_the_message_for_a_needless_return_gives_the_tokens_held() -> None:
+    # 3 taken, 1 returned for nothing: the player would end with 3, far from 10.
+    with pytest.raises(IllegalActionError, match=r"the player ends with 3 tokens, within"):
+        apply(new_game(2, seed=1), Take(Tokens(1, 1, 1), Tokens(white=1)))
+    state = with_player(deal(2), tokens=toks("2R 3G"))
+    with pytest.raises(IllegalActionError, match=r"the player ends with 8 tokens, within"):
+        apply(state, Take(toks("W B G"), toks("R")))
+
+
+@pytest.mark.parametrize("held", ["4W 4B 3G", "4W 4B 4G 4R"])
+def test_a_hand_built_state_over_the_limit_gets_the_library_error(held: str) -> None:
+    state = with_player(deal(2), tokens=toks(held))
+    total = toks(held).total
+    with pytest.raises(
+        InvalidStateError, match=rf"token limit: player 0 holds {total} tokens, more than .* 10"
+    ):
+        legal_actions(state)

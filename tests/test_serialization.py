@@ -34,6 +34,7 @@ from splendor import (
     to_json,
 )
 from splendor.serialization import ACTION_TAGS, FORMAT_VERSION, converter, json_schema
+from tests.builders import unchecked
 
 GOLDEN: Final = Path(__file__).parent / "golden"
 
@@ -536,15 +537,15 @@ def _card_copy() -> Card:
 @pytest.mark.parametrize(
     "action",
     [
-        Take("x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Take(None),  # type: ignore[arg-type]  # the wrong type on purpose
-        Take(Tokens(red=2), "x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Buy(None),  # type: ignore[arg-type]  # the wrong type on purpose
-        Buy(CARDS_BY_ID[1], "x"),  # type: ignore[arg-type]  # the wrong type on purpose
+        unchecked(Take, "x"),
+        unchecked(Take, None),
+        unchecked(Take, Tokens(red=2), "x"),
+        unchecked(Buy, None),
+        unchecked(Buy, CARDS_BY_ID[1], "x"),
         Buy(_card_copy()),
-        Reserve(5),  # type: ignore[arg-type]  # the wrong type on purpose
-        ReserveFromDeck("x"),  # type: ignore[arg-type]  # the wrong type on purpose
-        Pass("n1"),  # type: ignore[arg-type]  # the wrong type on purpose
+        unchecked(Reserve, 5),
+        unchecked(ReserveFromDeck, "x"),
+        unchecked(Pass, "n1"),
         Pass(Noble(1, 3, NOBLES_BY_ID[1].requirement)),
     ],
     ids=repr,

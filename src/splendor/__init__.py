@@ -14,10 +14,11 @@ and play one whole turn with :func:`apply`:
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
+# The engine: imported with the package (it needs nothing but attrs).
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.bots import Bot, GreedyBot, RandomBot, play_game
 from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
 from splendor.deal import new_game
 from splendor.errors import (
@@ -28,22 +29,28 @@ from splendor.errors import (
     UnknownColourError,
 )
 from splendor.gems import GEMS, Gem, Tokens
-from splendor.ismcts import ISMCTSBot
 from splendor.legal import legal_actions
-from splendor.notation import (
-    NotationError,
-    format_action,
-    format_record,
-    parse_action,
-    parse_record,
-)
-from splendor.play import apply
-from splendor.record import GameRecord
+from splendor.play import apply, is_legal
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from splendor.serialization import SerializationError, from_json, to_json
 from splendor.state import GameState, PlayerState
-from splendor.validation import check_state
-from splendor.views import PlayerView, PublicPlayer, determinize, view
+
+if TYPE_CHECKING:
+    # Everything else loads on first use (see ``__getattr__`` below); type
+    # checkers see the names here.
+    from splendor.bots import Bot, GreedyBot, RandomBot, play_game
+    from splendor.ismcts import ISMCTSBot
+    from splendor.notation import (
+        NotationError,
+        format_action,
+        format_record,
+        parse_action,
+        parse_record,
+    )
+    from splendor.record import GameRecord
+    from splendor.serialization import SerializationError, from_json, to_json
+    from splendor.svg import render_svg
+    from splendor.validation import check_state
+    from splendor.views import PlayerView, PublicPlayer, determinize, view
 
 __all__ = [
     "CARDS",
@@ -86,6 +93,7 @@ __all__ = [
     "format_action",
     "format_record",
     "from_json",
+    "is_legal",
     "legal_actions",
     "new_game",
     "parse_action",
@@ -98,15 +106,43 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-if TYPE_CHECKING:
-    from splendor.svg import render_svg
+# The names outside the engine, by the module that defines them: each module
+# is imported the first time one of its names is used, so ``import splendor``
+# pays only for the engine (no cattrs, no rich).
+_LAZY: dict[str, str] = {
+    "Bot": "splendor.bots",
+    "GreedyBot": "splendor.bots",
+    "RandomBot": "splendor.bots",
+    "play_game": "splendor.bots",
+    "ISMCTSBot": "splendor.ismcts",
+    "NotationError": "splendor.notation",
+    "format_action": "splendor.notation",
+    "format_record": "splendor.notation",
+    "parse_action": "splendor.notation",
+    "parse_record": "splendor.notation",
+    "GameRecord": "splendor.record",
+    "SerializationError": "splendor.serialization",
+    "from_json": "splendor.serialization",
+    "to_json": "splendor.serialization",
+    "render_svg": "splendor.svg",
+    "check_state": "splendor.validation",
+    "PlayerView": "splendor.views",
+    "PublicPlayer": "splendor.views",
+    "determinize": "splendor.views",
+    "view": "splendor.views",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The SVG drawing is imported on first use, so ``import splendor`` does
-    # not pay for it.
-    if name == "render_svg":
-        from splendor.svg import render_svg
+    """Import the module behind a public name on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'splendor' has no attribute {name!r}")
+    value: object = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-        return render_svg
-    raise AttributeError(f"module 'splendor' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    """Every public name, loaded or not, and ``__version__``."""
+    return sorted([*__all__, "__version__"])

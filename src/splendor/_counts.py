@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -62,12 +61,20 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-@functools.lru_cache(maxsize=1 << 13)
+# By the holding capped at the size, and the size: bounded by the sizes asked
+# for (the engine asks for at most 3 tokens back).
+_SUB_MULTISETS: dict[tuple[Counts, int], tuple[Counts, ...]] = {}
+
+
 def sub_multisets(held: Counts, size: int) -> tuple[Counts, ...]:
     """Every count vector at most ``held`` (colour by colour) adding to ``size``.
 
     In decreasing lexicographic order: the most white first.
     """
+    held = capped(held, size)
+    found_before = _SUB_MULTISETS.get((held, size))
+    if found_before is not None:
+        return found_before
     found: list[Counts] = []
     stack = [0] * 6
 
@@ -82,4 +89,5 @@ def sub_multisets(held: Counts, size: int) -> tuple[Counts, ...]:
             fill(i + 1, left - n)
 
     fill(0, size)
-    return tuple(found)
+    result = _SUB_MULTISETS[held, size] = tuple(found)
+    return result

@@ -8,16 +8,36 @@ them; :func:`splendor.apply` plays them.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Callable
+from typing import Any, TypeAlias, TypeVar, final
 
 import attrs
 
 from splendor.components import Card, Noble
+from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 
 __all__ = ["Action", "Buy", "Pass", "Reserve", "ReserveFromDeck", "Take"]
 
 _NO_TOKENS = Tokens()
+
+
+def _exactly(*kinds: type | None) -> Callable[[object, attrs.Attribute[Any], object], None]:
+    """A validator: the value's type is one of ``kinds`` exactly (``None`` for None)."""
+    allowed = tuple(type(None) if kind is None else kind for kind in kinds)
+    names = " or ".join("None" if kind is None else kind.__name__ for kind in kinds)
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if type(value) not in allowed:
+            raise InvalidArgumentError(
+                f"{type(instance).__name__}.{attribute.name} must be {names}, got {value!r}"
+            )
+
+    return check
+
+
+_TOKENS = _exactly(Tokens)
+_NOBLE = _exactly(Noble, None)
 
 
 def _suffix(returned: Tokens, noble: Noble | None) -> str:
@@ -27,6 +47,7 @@ def _suffix(returned: Tokens, noble: Noble | None) -> str:
     return text
 
 
+@final
 @attrs.frozen(cache_hash=True)
 class Take:
     """Take gems from the supply: 3 of different colours, 2 of one colour,
@@ -43,14 +64,15 @@ class Take:
     'take 1B 1G 1R'
     """
 
-    gems: Tokens
-    returned: Tokens = _NO_TOKENS
-    noble: Noble | None = None
+    gems: Tokens = attrs.field(validator=_TOKENS)
+    returned: Tokens = attrs.field(default=_NO_TOKENS, validator=_TOKENS)
+    noble: Noble | None = attrs.field(default=None, validator=_NOBLE)
 
     def __str__(self) -> str:
         return f"take {self.gems}{_suffix(self.returned, self.noble)}"
 
 
+@final
 @attrs.frozen(cache_hash=True)
 class Reserve:
     """Reserve a face-up card (and take a gold token if any is left).
@@ -61,14 +83,15 @@ class Reserve:
         noble: the noble received at the end of the turn, if any.
     """
 
-    card: Card
-    returned: Tokens = _NO_TOKENS
-    noble: Noble | None = None
+    card: Card = attrs.field(validator=_exactly(Card))
+    returned: Tokens = attrs.field(default=_NO_TOKENS, validator=_TOKENS)
+    noble: Noble | None = attrs.field(default=None, validator=_NOBLE)
 
     def __str__(self) -> str:
         return f"reserve {self.card}{_suffix(self.returned, self.noble)}"
 
 
+@final
 @attrs.frozen(cache_hash=True)
 class ReserveFromDeck:
     """Reserve the top card of a tier's deck unseen (a blind reserve).
@@ -79,14 +102,15 @@ class ReserveFromDeck:
         noble: the noble received at the end of the turn, if any.
     """
 
-    tier: int
-    returned: Tokens = _NO_TOKENS
-    noble: Noble | None = None
+    tier: int = attrs.field(validator=_exactly(int))
+    returned: Tokens = attrs.field(default=_NO_TOKENS, validator=_TOKENS)
+    noble: Noble | None = attrs.field(default=None, validator=_NOBLE)
 
     def __str__(self) -> str:
         return f"reserve from tier {self.tier} deck{_suffix(self.returned, self.noble)}"
 
 
+@final
 @attrs.frozen(cache_hash=True)
 class Buy:
     """Buy a face-up card or one of the player's own reserved cards.
@@ -98,9 +122,9 @@ class Buy:
         noble: the noble received at the end of the turn, if any.
     """
 
-    card: Card
-    payment: Tokens | None = None
-    noble: Noble | None = None
+    card: Card = attrs.field(validator=_exactly(Card))
+    payment: Tokens | None = attrs.field(default=None, validator=_exactly(Tokens, None))
+    noble: Noble | None = attrs.field(default=None, validator=_NOBLE)
 
     def __str__(self) -> str:
         if self.payment is None:
@@ -111,6 +135,7 @@ class Buy:
         return f"buy {self.card}{paid}{noble}"
 
 
+@final
 @attrs.frozen(cache_hash=True)
 class Pass:
     """Do nothing; legal only when no other action is.
@@ -119,7 +144,7 @@ class Pass:
         noble: the noble received at the end of the turn, if any.
     """
 
-    noble: Noble | None = None
+    noble: Noble | None = attrs.field(default=None, validator=_NOBLE)
 
     def __str__(self) -> str:
         return "pass" if self.noble is None else f"pass, noble N{self.noble.id}"
@@ -127,3 +152,44 @@ class Pass:
 
 #: Any action.
 Action: TypeAlias = Take | Reserve | ReserveFromDeck | Buy | Pass
+
+
+# Fast constructors for the engine, which builds actions from values it has
+# already checked: the same objects as the attrs ``__init__`` makes, without
+# its validators (which cost more than the rest of the construction).
+_A = TypeVar("_A", Take, Reserve, ReserveFromDeck, Buy, Pass)
+_new = object.__new__
+
+
+def _builder(cls: type[_A]) -> Callable[..., _A]:
+    setters = tuple(cls.__dict__[field.name].__set__ for field in attrs.fields(cls))
+    set_hash = cls.__dict__["_attrs_cached_hash"].__set__
+
+    def build(*values: object) -> _A:
+        action: _A = _new(cls)
+        for setter, value in zip(setters, values, strict=True):
+            setter(action, value)
+        set_hash(action, None)
+        return action
+
+    return build
+
+
+_take: Callable[[Tokens, Tokens, Noble | None], Take] = _builder(Take)
+_reserve: Callable[[Card, Tokens, Noble | None], Reserve] = _builder(Reserve)
+_blind: Callable[[int, Tokens, Noble | None], ReserveFromDeck] = _builder(ReserveFromDeck)
+_buy: Callable[[Card, Tokens | None, Noble | None], Buy] = _builder(Buy)
+_pass: Callable[[Noble | None], Pass] = _builder(Pass)
+
+
+def _with_noble(action: Action, noble: Noble) -> Action:
+    """``action`` receiving ``noble`` (the engine's fast ``attrs.evolve``)."""
+    if type(action) is Take:
+        return _take(action.gems, action.returned, noble)
+    if type(action) is Reserve:
+        return _reserve(action.card, action.returned, noble)
+    if type(action) is ReserveFromDeck:
+        return _blind(action.tier, action.returned, noble)
+    if type(action) is Buy:
+        return _buy(action.card, action.payment, noble)
+    return _pass(noble)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Final
 
 from splendor.components import CARDS, NOBLES, Card
@@ -27,7 +28,12 @@ def new_game(players: int, *, seed: int | None = None, rules: Rules | None = Non
     Args:
         players: the number of players, 2 to 4.
         seed: the seed of the shuffle. The same seed, player count and rules
-            always deal the same game. ``None`` draws a fresh seed.
+            always deal the same game, so a seed is a secret: whoever knows
+            it knows the order of every deck and of the nobles, and a small
+            seed can be recovered from a few turns of play by trying them
+            all. ``None`` (what live play should use) draws an unguessable
+            128-bit seed from :mod:`secrets`; pass a seed only to replay or
+            test a game, and never show it to the players before the end.
         rules: the :class:`~splendor.Rules` to play under; the published rules
             by default.
 
@@ -51,7 +57,7 @@ def new_game(players: int, *, seed: int | None = None, rules: Rules | None = Non
     gems = rules.gems(players)  # checks the player count
     if seed is not None and (type(seed) is not int):
         raise InvalidArgumentError(f"seed must be an int or None, got {seed!r}")
-    rng = random.Random(seed)
+    rng = random.Random(secrets.randbits(128) if seed is None else seed)
     board: list[tuple[Card | None, ...]] = []
     decks: list[tuple[Card, ...]] = []
     for tier in (1, 2, 3):

@@ -8,9 +8,15 @@ from typing import Final
 
 import attrs
 
+from splendor._text import short_repr
 from splendor.errors import InvalidArgumentError, UnknownColourError
 
-__all__ = ["GEMS", "Gem", "Tokens"]
+__all__ = ["GEMS", "MAX_COUNT", "Gem", "Tokens"]
+
+#: The largest count a :class:`Tokens` holds, and the largest number a
+#: :class:`~splendor.Rules` setting takes: far beyond any game (the published
+#: game has 40 tokens), and small enough that every count prints.
+MAX_COUNT: Final = 1_000_000_000
 
 
 class Gem(enum.StrEnum):
@@ -47,13 +53,24 @@ _LETTERS: Final = "WBGRKY"
 _Counts = tuple[int, int, int, int, int, int]
 
 
-@attrs.frozen(init=False, repr=False)
+@attrs.frozen(init=False, repr=False, eq=False)
 class Tokens(Mapping[Gem, int]):
     """An immutable count of tokens (or bonuses, or a cost) per colour.
 
-    Behaves as a read-only mapping from every :class:`Gem` (gold included) to
-    an ``int``; colours not given count 0. Instances are hashable and compared
-    by value.
+    A read-only mapping from every :class:`Gem` (gold included) to an
+    ``int``; colours not given count 0, and every colour is a key, so
+    ``len(tokens)`` is 6. Instances are hashable and compared by value. As
+    the :class:`~collections.abc.Mapping` contract asks, a :class:`Tokens` is
+    equal to any mapping with the same items: all six colours (by
+    :class:`Gem` or by name), zeros included. A mapping that leaves out the
+    colours it has none of is not equal; build a :class:`Tokens` from it to
+    compare counts:
+
+    >>> Tokens(red=1) == dict(Tokens(red=1)) == {"white": 0, "blue": 0, "green": 0,
+    ...     "red": 1, "black": 0, "gold": 0}
+    True
+    >>> Tokens(red=1) == {"red": 1}, Tokens(red=1) == Tokens.from_mapping({"red": 1})
+    (False, True)
 
     >>> t = Tokens(red=2, gold=1)
     >>> t[Gem.RED], t[Gem.BLUE], t.total
@@ -64,7 +81,8 @@ class Tokens(Mapping[Gem, int]):
     '2R 1Y'
 
     Raises:
-        InvalidArgumentError: if a count is negative or not an ``int``.
+        InvalidArgumentError: if a count is not an ``int`` from 0 to
+            :data:`MAX_COUNT`.
     """
 
     _counts: _Counts
@@ -80,9 +98,10 @@ class Tokens(Mapping[Gem, int]):
     ) -> None:
         counts = (white, blue, green, red, black, gold)
         for gem, n in zip(GEMS, counts, strict=True):
-            if type(n) is not int or n < 0:
+            if type(n) is not int or not 0 <= n <= MAX_COUNT:
                 raise InvalidArgumentError(
-                    f"a token count must be a non-negative int, got {gem.value}={n!r}"
+                    f"a token count must be an int from 0 to {MAX_COUNT:,}, "
+                    f"got {gem.value}={short_repr(n)}"
                 )
         object.__setattr__(self, "_counts", counts)
 
@@ -177,6 +196,25 @@ class Tokens(Mapping[Gem, int]):
         if type(other) is not Tokens:
             return NotImplemented
         return all(x <= y for x, y in zip(self._counts, other._counts, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Tokens:
+            return self._counts == other._counts
+        if isinstance(other, Mapping):
+            # The Mapping contract: equal to a mapping with the same items.
+            return (
+                len(other) == 6
+                and all(isinstance(key, str) and _INDEX.get(key) is not None for key in other)
+                and all(other[gem] == n for gem, n in zip(GEMS, self._counts, strict=True))
+            )
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._counts)
 
     def __bool__(self) -> bool:
         return any(self._counts)

@@ -7,7 +7,9 @@ from typing import Final
 
 import attrs
 
+from splendor._text import short_repr
 from splendor.errors import InvalidArgumentError
+from splendor.gems import MAX_COUNT
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Rules"]
 
@@ -23,19 +25,20 @@ def _per_player_count(
     if (
         not isinstance(value, tuple)
         or len(value) != 3
-        or not all(type(n) is int and n >= 0 for n in value)
+        or not all(type(n) is int and 0 <= n <= MAX_COUNT for n in value)
     ):
         raise InvalidArgumentError(
-            f"Rules.{attribute.name} must be 3 non-negative ints (for 2, 3 and 4 players), "
-            f"got {value!r}"
+            f"Rules.{attribute.name} must be 3 ints from 0 to {MAX_COUNT:,} "
+            f"(for 2, 3 and 4 players), got {short_repr(value)}"
         )
 
 
 def _count(minimum: int) -> Callable[[Rules, attrs.Attribute[int], object], None]:
     def check(instance: Rules, attribute: attrs.Attribute[int], value: object) -> None:
-        if type(value) is not int or value < minimum:
+        if type(value) is not int or not minimum <= value <= MAX_COUNT:
             raise InvalidArgumentError(
-                f"Rules.{attribute.name} must be an int of at least {minimum}, got {value!r}"
+                f"Rules.{attribute.name} must be an int from {minimum} to {MAX_COUNT:,}, "
+                f"got {short_repr(value)}"
             )
 
     return check
@@ -67,6 +70,9 @@ class Rules:
     0
     >>> Rules(points_to_win=21).points_to_win
     21
+
+    Every number is an ``int`` of at most :data:`~splendor.gems.MAX_COUNT`
+    (a billion).
 
     Raises:
         InvalidArgumentError: for a setting out of range.

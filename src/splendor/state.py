@@ -7,14 +7,32 @@ part with the old one.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
+from splendor._text import short_repr
 from splendor.components import Card, Noble
 from splendor.errors import InvalidArgumentError
 from splendor.gems import Tokens
 from splendor.rules import Rules
 
-__all__ = ["GameState", "PlayerState"]
+__all__ = ["MAX_TURN", "GameState", "PlayerState"]
+
+#: The largest :attr:`GameState.turn`: no game comes near it (a published
+#: game lasts well under 200 turns, and every game ends), and every turn
+#: number prints.
+MAX_TURN: Final = 1_000_000_000
+
+
+def _check_turn(instance: GameState, attribute: attrs.Attribute[int], value: object) -> None:
+    # Only the size: a hand-built state with a negative turn (or one of the
+    # wrong type) is for check_state to report, with the invariant it breaks.
+    if type(value) is int and not -MAX_TURN <= value <= MAX_TURN:
+        raise InvalidArgumentError(
+            f"GameState.turn must be at most {MAX_TURN:,}, got {short_repr(value)}"
+        )
+
 
 _NO_TOKENS = Tokens()
 
@@ -67,7 +85,9 @@ class GameState:
             card first.
         nobles: the revealed nobles nobody has received yet.
         current_player: the seat whose turn it is (0 when the game is over).
-        turn: the number of turns played so far.
+        turn: the number of turns played so far. The constructor refuses a
+            number beyond :data:`MAX_TURN` (either side of 0);
+            :func:`~splendor.check_state` reports any other wrong turn.
         passes: how many turns in a row ended with a pass.
         winners: the winning seats once the game is over, else ``()``.
     """
@@ -79,7 +99,7 @@ class GameState:
     decks: tuple[tuple[Card, ...], ...]
     nobles: tuple[Noble, ...]
     current_player: int = 0
-    turn: int = 0
+    turn: int = attrs.field(default=0, validator=_check_turn)
     passes: int = 0
     winners: tuple[int, ...] = ()
 
