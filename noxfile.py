@@ -9,7 +9,7 @@ import nox
 
 nox.needs_version = ">=2024.4"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "docs", "package", "ray"]
+nox.options.sessions = ["lint", "mypy", "tests", "tests-pure", "docs", "package", "ray"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -24,7 +24,28 @@ def group(name: str) -> tuple[str, ...]:
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
     session.install("-e", ".[cli]", *group("test"))
-    session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
+    # The kernel must have been compiled: its tests fail rather than skip.
+    env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
+    session.run("pytest", *session.posargs, env=env)
+
+
+@nox.session(name="tests-pure")
+def tests_pure(session: nox.Session) -> None:
+    """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
+    session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
+    session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
+    fast = ["tests/fast", "src/splendor/fast.py", "src/splendor/fast_pure.py"]
+    env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
+    session.run("pytest", *(session.posargs or fast), env=env)
+
+
+@nox.session(name="kernel-diff", default=False)
+def kernel_diff(session: nox.Session) -> None:
+    """The compiled kernel against the engine over a million successor states or more."""
+    session.install("-e", ".", *group("test"))
+    session.run(
+        "python", "-m", "tests.fast.diff", *(session.posargs or ["--successors", "1000000"])
+    )
 
 
 @nox.session
@@ -77,6 +98,7 @@ def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
     session.install(".")
     session.run("python", "benchmarks/bench.py", *session.posargs)
+    session.run("python", "benchmarks/bench_fast.py")
 
 
 @nox.session(default=False)

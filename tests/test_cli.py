@@ -28,15 +28,9 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.cli import (
-    FileError,
-    GameOutcome,
-    load_file,
-    main,
-    save_record,
-    summarize,
-    wilson,
-)
+from splendor.cli import FileError, main
+from splendor.cli.files import load_file, save_record
+from splendor.cli.stats import GameOutcome, summarize, wilson
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -113,7 +107,7 @@ def test_simulate_reports_win_rates_and_writes_json(tmp_path: Path) -> None:
     greedy, random_bot = results["bots"]
     assert greedy["bot"] == "greedy"
     assert random_bot["bot"] == "random"
-    assert greedy["wins"] + random_bot["wins"] == pytest.approx(30)
+    assert greedy["wins"] + random_bot["wins"] == 30 + greedy["shared_wins"]
     assert greedy["win_rate"] > 0.9
     low, high = greedy["ci95"]
     assert low < greedy["win_rate"] <= high
@@ -128,13 +122,15 @@ def test_simulate_gives_the_same_results_with_any_number_of_workers(tmp_path: Pa
     assert json.loads(one.read_text())["players"] == 3
 
 
-def test_summarize_counts_shared_wins_as_fractions() -> None:
+def test_summarize_counts_a_shared_win_as_a_win_for_each_winner() -> None:
     outcomes = [
         GameOutcome(0, 0, (0, 1), (0,), (15, 3), 40),
         GameOutcome(1, 1, (1, 0), (0, 1), (15, 15), 42),
     ]
     summary = summarize(["a", "b"], outcomes)
-    assert [bot.wins for bot in summary.bots] == [1.5, 0.5]
+    assert [bot.wins for bot in summary.bots] == [2, 1]
+    assert [bot.shared_wins for bot in summary.bots] == [1, 1]
+    assert [bot.win_rate for bot in summary.bots] == [1.0, 0.5]
     assert summary.mean_turns == 41
     assert summary.as_json()["mean_rounds"] == 20.5
 
@@ -183,7 +179,8 @@ def test_play_a_whole_game_through_the_prompt(tmp_path: Path) -> None:
     assert record.result is not None
     assert record.names == ("You", "P1 random")
     assert 0 in record.result
-    assert "You wins." in text or "share the win" in text
+    assert "You win." in text or "share the win" in text
+    assert "You wins" not in text
     assert "Your legal moves:" in text
 
 
@@ -342,16 +339,15 @@ def test_replay_refuses_a_state_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_ctrl_c_during_simulate_reports_the_games_played(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import splendor.cli
-
-    real = splendor.cli.simulate_one
+    import splendor.cli.simulate
+    from splendor.cli.stats import simulate_one as real
 
     def interrupted_at_five(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcome:
         if job[2] == 5:
             raise KeyboardInterrupt
         return real(job)
 
-    monkeypatch.setattr(splendor.cli, "simulate_one", interrupted_at_five)
+    monkeypatch.setattr(splendor.cli.simulate, "simulate_one", interrupted_at_five)
     target = tmp_path / "partial.json"
     code, text = run("simulate", "-n", "20", "-q", "--no-color", "--json", str(target))
     assert code == 130
@@ -362,14 +358,14 @@ def test_ctrl_c_during_simulate_reports_the_games_played(
 
 
 def test_the_moves_list_shows_each_buy_once_with_its_other_payments() -> None:
-    from splendor.cli import _action_groups
+    from splendor.cli.prompt import action_groups
 
     record = play_game([GreedyBot(), RandomBot()], seed=3)
     state = record.replay()[9]
-    groups = dict(_action_groups(legal_actions(state), state))
+    groups = {name: items for name, items, _ in action_groups(legal_actions(state), state)}
     buys = [a for a in legal_actions(state) if isinstance(a, Buy)]
     assert len(groups["Buy"]) == len({a.card for a in buys}) < len(buys)
-    assert "b11 (or 2 other payments)" in groups["Buy"]
+    assert "b11 (3 ways to pay)" in groups["Buy"]
 
 
 def crashing(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
@@ -412,21 +408,38 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "seed"),
     [
-        ["--bots", "greedy", "tests.test_cli:crashing"],
-        ["play", "--seed", "1", "--bots", "tests.test_cli:crashing"],
-        ["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"],
+        (["--bots", "greedy", "tests.test_cli:crashing"], 1),
+        (["play", "--seed", "1", "--bots", "tests.test_cli:crashing"], 1),
+        (["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"], 0),
     ],
     ids=["demo", "play", "simulate"],
 )
-def test_a_bot_that_raises_is_reported_in_one_line(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
+def test_a_bot_that_raises_is_reported_in_one_line_with_its_seat_turn_and_seed(
+    argv: list[str], seed: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _ = run(*argv, "--no-color", read=lines_from(["+WBG"]))
     assert code == 2
     err = one_line_error(capsys)
-    assert "bot tests.test_cli:crashing raised ZeroDivisionError: the bot's own bug" in err
+    assert (
+        "bot tests.test_cli:crashing (seat 1) raised ZeroDivisionError: the bot's own bug "
+        f"on turn 2 of the game with seed {seed} (--traceback shows where)"
+    ) in err
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_traceback_shows_where_a_bot_raised(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = ["--bots", "greedy", "tests.test_cli:crashing"]
+    argv = ["--traceback", *bots] if where == "before" else ["simulate", "-q", "-n", "1", *bots]
+    if where == "after":
+        argv.append("--traceback")
+    code, _ = run(*argv, "--no-color")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):")
+    assert 'in crashing\n    raise ZeroDivisionError("the bot\'s own bug")' in err
+    assert err.endswith("on turn 2 of the game with seed 0\n" if where == "after" else "seed 1\n")
 
 
 def test_a_bot_that_raises_in_a_worker_is_reported_in_one_line(
@@ -442,7 +455,12 @@ def test_a_bot_that_raises_in_a_worker_is_reported_in_one_line(
     code, _ = run("simulate", "-n", "2", "-q", "--workers", "2", "--bots", spec, "random")
     assert code == 2
     err = one_line_error(capsys)
-    assert f"bot {spec} raised ZeroDivisionError: the bot is broken" in err
+    assert f"bot {spec} (seat 0) raised ZeroDivisionError: the bot is broken on turn 1" in err
+    # The bot's traceback crosses from the worker process.
+    argv = ["simulate", "-n", "2", "-q", "--workers", "2", "--bots", spec, "random", "--traceback"]
+    assert run(*argv)[0] == 2
+    err = capsys.readouterr().err
+    assert 'splendor_crashing_bot_zz.py", line 2, in bot' in err
 
 
 def test_a_deeply_nested_json_file_is_refused_in_one_line(
@@ -459,12 +477,12 @@ def test_a_deeply_nested_json_file_is_refused_in_one_line(
 def test_load_file_turns_a_stray_error_of_a_loader_into_a_file_error(
     error: Exception, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import splendor.cli
+    import splendor.cli.files
 
     def failing(text: str) -> GameRecord:
         raise error
 
-    monkeypatch.setattr(splendor.cli, "parse_record", failing)
+    monkeypatch.setattr(splendor.cli.files, "parse_record", failing)
     path = tmp_path / "game.txt"
     path.write_text("players: 2\nseed: 1\n", encoding="utf-8")
     with pytest.raises(FileError, match="cannot load"):
@@ -477,12 +495,12 @@ def test_load_file_turns_a_stray_error_of_a_loader_into_a_file_error(
 def test_the_prompt_asks_again_after_any_error_of_the_notation(
     error: Exception, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import splendor.cli
+    import splendor.cli.prompt
 
     def failing(text: str, table: object) -> Action:
         raise error
 
-    monkeypatch.setattr(splendor.cli, "parse_action", failing)
+    monkeypatch.setattr(splendor.cli.prompt, "parse_action", failing)
     code, text = run("play", "--seed", "1", "--no-color", read=lines_from(["r\u00b21", "quit"]))
     assert code == 0
     assert f"Not understood: {error}" in text
@@ -506,12 +524,12 @@ def test_replay_reads_only_ascii_turn_numbers_of_any_length(tmp_path: Path) -> N
 def test_an_unexpected_error_is_one_line_with_status_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import splendor.cli
+    import splendor.cli.show
 
     def broken(*args: object) -> int:
         raise RuntimeError("first line\nsecond line")
 
-    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    monkeypatch.setattr(splendor.cli.show, "run_show", broken)
     code, _ = run("show", "anything.json")
     assert code == 1
     assert one_line_error(capsys) == (
@@ -522,12 +540,12 @@ def test_an_unexpected_error_is_one_line_with_status_1(
 def test_a_long_error_message_is_cut_short(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import splendor.cli
+    import splendor.cli.show
 
     def broken(*args: object) -> int:
         raise FileError("x" * 50_000)
 
-    monkeypatch.setattr(splendor.cli, "run_show", broken)
+    monkeypatch.setattr(splendor.cli.show, "run_show", broken)
     code, _ = run("show", "anything.json")
     assert code == 2
     err = one_line_error(capsys)
@@ -637,7 +655,8 @@ def test_a_misspelt_colour_at_the_prompt_is_pointed_at() -> None:
 
 
 def test_player_lines_say_1_card_and_1_token_but_2_points() -> None:
-    from splendor.cli import Output, show_table
+    from splendor.cli.output import Output
+    from splendor.cli.text import show_table
     from tests.builders import bonus_cards, deal, toks, with_player
 
     state = with_player(deal(2, seed=1), tokens=toks("1R"), cards=bonus_cards(toks("1W")))

@@ -323,7 +323,7 @@ def test_reading_a_record_with_house_rules() -> None:
         ("players: 2\nseed: 1\nmoves: 3\n", NotationError, "line 3: unknown header"),
         ("players: 2\nseed: 1\nseed: 2\n", NotationError, "given twice"),
         ("players: 2\nseed: 1\nrules: fast\n", NotationError, "cannot read 'fast'"),
-        ("players: 2\nseed: 1\nrules: token_limit=x\n", NotationError, "must be numbers"),
+        ("players: 2\nseed: 1\nrules: token_limit=x\n", NotationError, "must be an integer"),
         ("players: 2\nseed: 1\nrules: token_limit=-1\n", NotationError, "token_limit"),
         ("players: 2\nseed: 1\nnames: Ann, Bo\n", NotationError, "JSON list"),
         ("players: 2\nseed: 1\n+RR\nseed: 2\n", NotationError, "line 4: a header line after"),
@@ -397,11 +397,20 @@ def test_digits_int_cannot_read_are_not_digits(text: str) -> None:
         parse_action(text, _start())
 
 
-def test_digits_of_other_scripts_still_read() -> None:
-    state = _start()
-    # Arabic-Indic "2" then ascii letters: two red.
-    assert parse_action("+\u0662r", state) == Take(toks("2R"))
-    assert parse_action("r\u0661\u0661", state) == Reserve(card(24))
+@pytest.mark.parametrize(
+    ("text", "character"),
+    [
+        ("+\u0662r", "\u0662"),  # an Arabic-Indic 2
+        ("r\u0661\u0661", "\u0661"),
+        ("+\u212a", "\u212a"),  # the Kelvin sign, which lower-cases to k
+        ("+\uff37BG", "\uff37"),  # a full-width W
+        ("take red\u00a0blue", "\u00a0"),  # a no-break space
+    ],
+)
+def test_characters_outside_ascii_are_refused(text: str, character: str) -> None:
+    with pytest.raises(NotationError, match="is not part of the notation") as info:
+        parse_action(text, _start())
+    assert repr(character) in str(info.value)
 
 
 def test_format_action_refuses_a_copy_of_a_card_or_noble() -> None:
@@ -437,7 +446,7 @@ def test_a_comment_may_hold_a_colon_and_a_name_a_semicolon() -> None:
     ("rules", "message"),
     [
         ("token_limit=5,7", "token_limit is one number"),
-        ("reserve_limit=2,", "must be numbers"),
+        ("reserve_limit=2,", "must be an integer"),
         ("token_limit=5 token_limit=6", "sets token_limit twice"),
     ],
 )

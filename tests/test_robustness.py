@@ -266,7 +266,6 @@ HANDLED: dict[str, Call] = {
     "play_game one bot": lambda: play_game([RandomBot()], seed=1),
     "play_game not callable": lambda: play_game([RandomBot(), 5], seed=1),  # type: ignore[list-item]  # wrong type on purpose
     "play_game str bots": lambda: play_game("ab", seed=1),  # type: ignore[arg-type]  # wrong type on purpose
-    "play_game seed None": lambda: play_game([RandomBot(), RandomBot()], seed=None),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game seed float": lambda: play_game([RandomBot(), RandomBot()], seed=1.0),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game rules str": lambda: play_game([RandomBot(), RandomBot()], seed=1, rules="x"),  # type: ignore[arg-type]  # wrong type on purpose
     "play_game names str": lambda: play_game([RandomBot(), RandomBot()], seed=1, names="ab"),
@@ -307,8 +306,6 @@ def test_odd_but_valid_arguments_give_results() -> None:
     assert Tokens(red=10**9).total == 10**9
     assert Tokens().get("purple") is None  # type: ignore[call-overload]  # the Mapping contract: a missing key
     assert "purple" not in Tokens()
-    # Digits of other scripts are digits: Arabic-Indic one, one is "r11".
-    assert parse_action("r\u0661\u0661", STATE) == Reserve(FACE_UP)
 
 
 def test_a_bot_that_raises_passes_its_own_error_on() -> None:

@@ -154,7 +154,7 @@ def test_characters_xml_forbids_are_replaced_and_the_rest_kept() -> None:
     assert "Bo\ufffd\ufffd\ufffd\tCy \u00e9\U0001f48e" in shown
     title = root.find(f"{SVG}title")
     assert title is not None
-    assert title.text == "Splendor: Turn 1 (round 1): \ufffdAnn\ufffd to move"
+    assert title.text == "Splendor: Start of the game: \ufffdAnn\ufffd to move"
 
 
 def test_the_picture_displays_itself_in_notebooks() -> None:

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Final, Protocol, TypeVar, cast
 
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
@@ -50,6 +52,8 @@ _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 
 #: The default bound on the number of turns :func:`play_game` plays.
 DEFAULT_MAX_TURNS: Final = 1000
+# play_game(seed=None) draws its seed below this bound.
+_SEED_BOUND: Final = 10**9
 
 
 class Bot(Protocol):
@@ -311,7 +315,9 @@ def load_bot(spec: str) -> Bot:
     Args:
         spec: ``"random"`` or ``"greedy"`` (see :data:`BOTS`), or
             ``"package.module:name"`` for a third-party bot: a class (made
-            with no arguments) or a function.
+            with no arguments) or a function. The module is looked for on
+            the Python path (``sys.path``) and then in the current directory, so
+            ``"mybots:Hoarder"`` finds ``mybots.py`` where the command runs.
 
     Returns:
         The bot.
@@ -344,7 +350,7 @@ def load_bot(spec: str) -> Bot:
             f"cannot import {module_name!r} for bot {spec!r}: give an absolute module name"
         )
     try:
-        module = importlib.import_module(module_name)
+        module = _import_here(module_name)
     except Exception as error:  # the module's own code may raise anything while importing
         raise InvalidArgumentError(
             f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
@@ -373,6 +379,25 @@ def load_bot(spec: str) -> Bot:
             f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
         )
     return cast(Bot, made)
+
+
+def _import_here(module_name: str) -> ModuleType:
+    """Import a module from ``sys.path``, else from the current directory.
+
+    The current directory is on :data:`sys.path` under ``python -m`` but not
+    when a console script runs; it is added for this import only.
+    """
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        here = os.getcwd()
+        if error.name != module_name.partition(".")[0] or here in sys.path or "" in sys.path:
+            raise
+    sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.path.remove(here)
 
 
 def _takes_three_arguments(function: Callable[..., object]) -> bool:
@@ -410,7 +435,7 @@ def bot_name(bot: object) -> str:
 def play_game(
     bots: Sequence[Bot],
     *,
-    seed: int,
+    seed: int | None = None,
     rules: Rules | None = None,
     names: Sequence[str] | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
@@ -423,7 +448,9 @@ def play_game(
 
     Args:
         bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
-        seed: the seed of the deal and of the bots' generators.
+        seed: the seed of the deal and of the bots' generators; ``None``
+            draws a random one (0 to 999,999,999), kept in the record's
+            ``seed`` so that the game can be played again.
         rules: the rules to play under; the published rules by default.
         names: a name per seat for the record; the bots' names by default.
         max_turns: a safety bound: after this many turns an unfinished game
@@ -446,6 +473,9 @@ def play_game(
     >>> record = play_game([GreedyBot(), GreedyBot()], seed=7, names=["Ann", "Bo"])
     >>> record.names, record.result is not None
     (('Ann', 'Bo'), True)
+    >>> again = play_game([GreedyBot(), GreedyBot()])
+    >>> play_game([GreedyBot(), GreedyBot()], seed=again.seed) == again
+    True
     """
     if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise InvalidArgumentError(
@@ -468,6 +498,8 @@ def play_game(
     names = tuple(names)
     if not all(isinstance(name, str) for name in names):
         raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(_SEED_BOUND)
     record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
     for _ in range(max_turns):

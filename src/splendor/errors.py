@@ -8,10 +8,16 @@ wrong for the operation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = [
+    "BotError",
+    "FileError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
+    "NotationError",
+    "SerializationError",
     "SplendorError",
     "UnknownColourError",
 ]
@@ -55,3 +61,80 @@ class InvalidStateError(SplendorError, ValueError):
     Raised by :func:`splendor.check_state` with the name of the broken
     invariant, for example when tokens do not add up to the rules' totals.
     """
+
+
+class NotationError(SplendorError, ValueError):
+    """A text that is not an action (or a record) in the notation.
+
+    Raised by :func:`splendor.notation.parse_action` and
+    :func:`splendor.notation.parse_record`. The message says what was
+    expected and where, for example ``"cannot read 'r5': expected a tier
+    1-3 after 'r', got '5'"``, quoting at most a short, escaped excerpt of
+    the text. A well-formed action that the rules forbid raises
+    :class:`IllegalActionError` instead.
+    """
+
+
+class SerializationError(SplendorError, ValueError):
+    """A JSON document cannot be loaded: the problems found, with their JSON paths.
+
+    Raised by :func:`splendor.serialization.from_json`.
+
+    Attributes:
+        errors: one message per problem, each ending with ``@`` and the path of
+            the value at fault, like ``"unknown card id 91 @ $.board[0][2]"``.
+            At most 100 problems are listed
+            (:data:`splendor.serialization.MAX_PROBLEMS`); a document with more
+            ends the list with a line saying that loading stopped there.
+
+    The message lists the problems too, cut at 20,000 characters.
+
+    >>> from splendor import Buy, from_json
+    >>> try:
+    ...     from_json('{"type": "buy", "card": 91}', Buy)
+    ... except SerializationError as error:
+    ...     print(error.errors)
+    ('unknown card id 91 (card ids run 1 to 90) @ $.card',)
+    """
+
+    errors: tuple[str, ...]
+
+    def __init__(self, what: str, errors: Sequence[str]) -> None:
+        self.errors = tuple(errors)
+        if len(self.errors) == 1:
+            message = f"cannot load {what} from JSON: {self.errors[0]}"
+        else:
+            listed = "".join(f"\n  - {error}" for error in self.errors)
+            message = f"cannot load {what} from JSON, {len(self.errors)} problems:{listed}"
+        if len(message) > _MAX_MESSAGE:
+            message = message[: _MAX_MESSAGE - 20] + " ... (cut short)"
+        super().__init__(message)
+
+
+# The most characters of the message of a SerializationError.
+_MAX_MESSAGE = 20_000
+
+# The command line's errors (raised by :mod:`splendor.cli`).
+__all__ += ["BotError", "FileError"]
+
+
+class FileError(SplendorError):
+    """A file given on the command line cannot be read or written."""
+
+
+class BotError(SplendorError):
+    """A bot given on the command line raised an exception while choosing its action.
+
+    Args:
+        message: what happened: the bot, its seat, the turn and the seed.
+        trace: the bot's own traceback as text (kept when the error crosses
+            from a worker process, where the original exception is lost).
+    """
+
+    def __init__(self, message: str, trace: str = "") -> None:
+        super().__init__(message, trace)
+        #: The bot's own traceback as text; empty when unknown.
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return str(self.args[0])

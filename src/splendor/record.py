@@ -15,17 +15,20 @@ from typing import Final
 
 import attrs
 
+from splendor._replay import check_result, play_turn
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.deal import new_game
-from splendor.errors import IllegalActionError, InvalidArgumentError, SplendorError
-from splendor.play import apply
+from splendor.errors import InvalidArgumentError
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.state import GameState
 
-__all__ = ["GameRecord"]
+__all__ = ["MAX_SEED", "GameRecord"]
 
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 _STANDARD: Final = Rules()
+#: The largest magnitude of a record's seed (a signed 64-bit integer's): a
+#: seed is written out in full in JSON and in text records.
+MAX_SEED: Final = 2**63 - 1
 
 
 def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
@@ -36,8 +39,11 @@ def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value:
 
 
 def _check_seed(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
-    if type(value) is not int:
-        raise InvalidArgumentError(f"GameRecord.seed must be an int, got {value!r}")
+    if type(value) is not int or not -MAX_SEED <= value <= MAX_SEED:
+        shown = f"{value!r}"[:60] if type(value) is not int or abs(value) < 10**40 else "too long"
+        raise InvalidArgumentError(
+            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, got {shown}"
+        )
 
 
 def _check_rules(instance: GameRecord, attribute: attrs.Attribute[Rules], value: object) -> None:
@@ -51,8 +57,12 @@ def _check_actions(
     if type(value) is not tuple:
         raise InvalidArgumentError(f"GameRecord.actions must be a tuple, got {value!r}")
     for i, action in enumerate(value):
-        if type(action) not in _ACTION_TYPES:
-            raise InvalidArgumentError(f"GameRecord.actions[{i}] is not an action: {action!r}")
+        _check_action(action, i)
+
+
+def _check_action(action: object, index: int) -> None:
+    if type(action) not in _ACTION_TYPES:
+        raise InvalidArgumentError(f"GameRecord.actions[{index}] is not an action: {action!r}")
 
 
 def _check_names(
@@ -92,12 +102,19 @@ def _check_result(
 class GameRecord:
     """A whole game as its setup and the actions played: replayable and storable.
 
-    Start one with :meth:`start` and add each action with :meth:`append`;
-    rebuild the states with :meth:`replay` or :meth:`final_state`.
+    Start one with :meth:`start` and add each action with :meth:`append`
+    (each call checks only the new action, so recording a game is linear in its length);
+    rebuild the states with :meth:`replay`, :meth:`state_at` or
+    :meth:`final_state`.
+
+    The seed gives the order of every deck: whoever holds a record of a game
+    in progress can see the cards to come. Keep records of live games from
+    the players.
 
     Attributes:
         players: the number of players, 2 to 4.
-        seed: the seed the game was dealt with (see :func:`splendor.new_game`).
+        seed: the seed the game was dealt with (see :func:`splendor.new_game`),
+            within ``-(2**63 - 1)`` to ``2**63 - 1`` (:data:`MAX_SEED`).
         rules: the rules the game is played under.
         actions: the actions played, one per turn, in order.
         names: the players' names by seat, if known.
@@ -191,10 +208,47 @@ class GameRecord:
         """
         states = [self.initial_state()]
         for index, action in enumerate(self.actions):
-            states.append(_play(states[-1], action, index))
-        _check_outcome(self, states[-1])
+            states.append(play_turn(states[-1], action, index))
+        check_result(self.result, len(self.actions), states[-1])
         self._cache(states[-1])
         return tuple(states)
+
+    def state_at(self, turn: int) -> GameState:
+        """The state after the first ``turn`` actions: 0 is the deal.
+
+        Negative numbers count from the end, as for a sequence: ``-1`` is
+        :meth:`final_state`, ``-2`` the state before the last action.
+
+        Args:
+            turn: how many actions to play, ``-(len(actions) + 1)`` to
+                ``len(actions)``.
+
+        Returns:
+            The state, replayed from the deal (the final state is remembered).
+
+        Raises:
+            InvalidArgumentError: for a ``turn`` that is not an int in range.
+            IllegalActionError: when one of those actions cannot be played.
+
+        >>> from splendor import Take, Tokens
+        >>> record = GameRecord(2, seed=1, actions=(Take(Tokens(red=2)),))
+        >>> record.state_at(0).turn, record.state_at(1).turn, record.state_at(-1).turn
+        (0, 1, 1)
+        """
+        played = len(self.actions)
+        if type(turn) is not int or not -played - 1 <= turn <= played:
+            raise InvalidArgumentError(
+                f"turn must be an int from {-played - 1} to {played} for a record of "
+                f"{played} action(s), got {turn!r}"
+            )
+        if turn < 0:
+            turn += played + 1
+        if turn == played:
+            return self.final_state()
+        state = self.initial_state()
+        for index, action in enumerate(self.actions[:turn]):
+            state = play_turn(state, action, index)
+        return state
 
     def final_state(self) -> GameState:
         """The state after the last action (replayed once, then remembered).
@@ -206,8 +260,8 @@ class GameRecord:
         if self._final is None:
             state = self.initial_state()
             for index, action in enumerate(self.actions):
-                state = _play(state, action, index)
-            _check_outcome(self, state)
+                state = play_turn(state, action, index)
+            check_result(self.result, len(self.actions), state)
             self._cache(state)
             return state
         return self._final
@@ -228,43 +282,17 @@ class GameRecord:
                 names the turn and the reason), or the game is over.
             InvalidArgumentError: when ``action`` is not an action.
         """
-        state = _play(self.final_state(), action, len(self.actions))
-        record = GameRecord(
-            self.players,
-            self.seed,
-            self.rules,
-            (*self.actions, action),
-            self.names,
-            state.winners or None,
-        )
+        state = play_turn(self.final_state(), action, len(self.actions))
+        # The fields are this record's, already checked, and the new action,
+        # which apply checked: the actions are not checked again, so recording
+        # a game of n turns checks n actions, not n * n / 2.
+        record: GameRecord = object.__new__(GameRecord)
+        changes = {"actions": (*self.actions, action), "result": state.winners or None}
+        for field in attrs.fields(GameRecord):
+            value = changes.get(field.name, getattr(self, field.name))
+            object.__setattr__(record, field.name, value)
         record._cache(state)
         return record
 
     def _cache(self, state: GameState) -> None:
         object.__setattr__(self, "_final", state)
-
-
-def _play(state: GameState, action: Action, index: int) -> GameState:
-    """Apply the action at ``index`` of a record, naming the turn if it fails."""
-    try:
-        return apply(state, action)
-    except SplendorError as error:
-        turn = f"turn {index + 1} (player {state.current_player}, {action})"
-        if isinstance(error, IllegalActionError):
-            raise IllegalActionError(f"{turn}: {error}") from error
-        raise InvalidArgumentError(f"{turn}: {error}") from error
-
-
-def _check_outcome(record: GameRecord, final: GameState) -> None:
-    if record.result is None:
-        return
-    if not final.is_over:
-        raise IllegalActionError(
-            f"the record's result {record.result} is given but the game is not over "
-            f"after its {len(record.actions)} actions"
-        )
-    if record.result != final.winners:
-        raise IllegalActionError(
-            f"the record's result {record.result} does not match the winners "
-            f"{final.winners} of the replayed game"
-        )

@@ -1,19 +1,25 @@
-"""JSON for states, actions, rules and game records: :func:`to_json` and :func:`from_json`.
+"""JSON for states, views, actions, rules and game records: :func:`to_json` and :func:`from_json`.
 
-One module-level cattrs :data:`converter` does the work. The format is
-versioned (a ``"format"`` field at the top of states and records) and
-documented on the "JSON formats" page of the docs, with a JSON Schema shipped
-in the package as ``splendor/schema/splendor.schema.json``.
+The format is versioned (a ``"format"`` field at the top of states, views and
+records) and documented on the "JSON formats" page of the docs, with a JSON
+Schema shipped in the package (:func:`json_schema`).
 
 Loading is strict: a document that is not valid JSON, has a value of the
 wrong type, a missing or unknown field, an unknown card, noble, colour or
-action type, or an unsupported format version raises one
-:class:`SerializationError` listing every problem with its JSON path. A
+action type, an integer out of range, or an unsupported format version
+raises one :class:`SerializationError` listing the problems with their JSON
+paths (at most :data:`MAX_PROBLEMS` of them: loading stops there). A
 well-formed state that breaks an invariant of the game (see
-:func:`splendor.check_state`), or a record with an action that is illegal at
-its turn, raises a :class:`SerializationError` too, naming the broken
-invariant or the turn and the reason. Anything :func:`from_json` returns is
-safe to play on.
+:func:`splendor.check_state`), a view that no state shows, or a record with
+an action that is illegal at its turn, raises a :class:`SerializationError`
+too, naming the broken invariant or the turn and the reason. Anything
+:func:`from_json` returns is safe to play on. Documents longer than
+:data:`MAX_DOCUMENT_SIZE` characters are refused before they are parsed.
+
+:func:`make_converter` builds a cattrs converter with every hook registered,
+for code that wants cattrs' own API (``converter.unstructure(state)``);
+:func:`to_json` and :func:`from_json` use one such converter of their own,
+built on first use. Building a converter changes no other converter.
 
 >>> import splendor
 >>> state = splendor.new_game(2, seed=1)
@@ -28,51 +34,69 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from importlib import resources
-from types import GenericAlias, MappingProxyType, NoneType, UnionType
-from typing import Any, Final, TypeVar, Union, get_args, get_origin, overload
+from types import GenericAlias, MappingProxyType, UnionType
+from typing import Any, Final, TypeVar, overload
 
-import attrs
-from cattrs.errors import (
-    AttributeValidationNote,
-    ClassValidationError,
-    ForbiddenExtraKeysError,
-    IterableValidationError,
-    IterableValidationNote,
-    StructureHandlerNotFoundError,
-)
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
-from cattrs.preconf.json import JsonConverter, make_converter
+from cattrs.errors import ClassValidationError, StructureHandlerNotFoundError
+from cattrs.preconf.json import JsonConverter
+from cattrs.preconf.json import make_converter as _make_json_converter
 from cattrs.strategies import configure_tagged_union
-from cattrs.v import format_exception, transform_error
+from cattrs.v import transform_error
 
-from splendor import record as _record
+from splendor import _strict
+from splendor._replay import play_turn
+from splendor._strict import (
+    MAX_INTEGER,
+    MAX_PROBLEMS,
+    Invalid,
+    at,
+    kind,
+    noted,
+    number,
+    quoted,
+    shown,
+)
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble, is_game_card, is_game_noble
-from splendor.errors import InvalidArgumentError, InvalidStateError, SplendorError
-from splendor.gems import GEMS, Tokens
+from splendor.errors import (
+    InvalidArgumentError,
+    InvalidStateError,
+    SerializationError,
+    SplendorError,
+)
+from splendor.gems import GEMS, MAX_COUNT, Gem, Tokens
 from splendor.record import GameRecord
 from splendor.rules import Rules
 from splendor.state import GameState, PlayerState
-from splendor.validation import check_state
+from splendor.validation import check_player, check_state
+from splendor.views import PlayerView, PublicPlayer, check_view
 
 __all__ = [
     "ACTION_TAGS",
     "FORMAT_VERSION",
+    "MAX_DOCUMENT_SIZE",
+    "MAX_INTEGER",
+    "MAX_PROBLEMS",
     "SerializationError",
-    "converter",
     "from_json",
     "json_schema",
+    "make_converter",
     "to_json",
 ]
 
 _T = TypeVar("_T")
 
-#: The version of the JSON format written in the ``"format"`` field of states
-#: and records. Loading accepts exactly this version.
+#: The version of the JSON format written in the ``"format"`` field of states,
+#: views and records. Loading accepts exactly this version.
 FORMAT_VERSION: Final = 1
+
+#: The longest document :func:`from_json` reads, in characters (or bytes):
+#: 64 MiB, about 20 times the record of the longest game the engine can play.
+MAX_DOCUMENT_SIZE: Final = 64 * 1024 * 1024
 
 #: The stable tag of each action type, written in the action's ``"type"`` field.
 ACTION_TAGS: Final[Mapping[type, str]] = MappingProxyType(
@@ -85,108 +109,10 @@ ACTION_TAGS: Final[Mapping[type, str]] = MappingProxyType(
     }
 )
 _TAG_FIELD: Final = "type"
-_FORMAT_FIELD: Final = "format"
+_VERSION: Final = ("format", FORMAT_VERSION)
 _CLASS_BY_TAG: Final = {tag: cls for cls, tag in ACTION_TAGS.items()}
-_COLOURS: Final = {gem.value: i for i, gem in enumerate(GEMS)}
-_COLOUR_LIST: Final = ", ".join(_COLOURS)
-
-
-class SerializationError(SplendorError, ValueError):
-    """A JSON document cannot be loaded: every problem found, with its JSON path.
-
-    Attributes:
-        errors: one message per problem, each ending with ``@`` and the path of
-            the value at fault, like ``"unknown card id 91 @ $.board[0][2]"``.
-
-    >>> try:
-    ...     from_json('{"type": "buy", "card": 91}', Buy)
-    ... except SerializationError as error:
-    ...     print(error.errors)
-    ('unknown card id 91 (card ids run 1 to 90) @ $.card',)
-    """
-
-    errors: tuple[str, ...]
-
-    def __init__(self, what: str, errors: Sequence[str]) -> None:
-        self.errors = tuple(errors)
-        if len(self.errors) == 1:
-            message = f"cannot load {what} from JSON: {self.errors[0]}"
-        else:
-            listed = "".join(f"\n  - {error}" for error in self.errors)
-            message = f"cannot load {what} from JSON, {len(self.errors)} problems:{listed}"
-        super().__init__(message)
-
-
-class _Invalid(ValueError):
-    """A value that does not fit its place in the document (shown as is)."""
-
-
-#: The converter behind :func:`to_json` and :func:`from_json` (a
-#: ``cattrs.preconf.json`` converter with extra keys forbidden). Other modules
-#: may register hooks on it for their own classes.
-converter: Final[JsonConverter] = make_converter(forbid_extra_keys=True)
-
-
-def _kind(value: object) -> str:
-    """How a JSON value looks, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"[:60]
-    if isinstance(value, str):
-        return f"the string {json.dumps(value)[:40]}"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "an array"
-    return type(value).__name__
-
-
-def _noted(error: Exception, step: str | int, cls: object) -> Exception:
-    if isinstance(step, int):
-        error.add_note(IterableValidationNote(f"Structuring @ index {step}", step, cls))
-    else:
-        error.add_note(AttributeValidationNote(f"Structuring @ attribute {step}", step, cls))
-    return error
-
-
-def _at(error: Exception, *path: str | int) -> Exception:
-    """``error`` wrapped so that :func:`cattrs.transform_error` shows it at ``path``."""
-    for step in reversed(path):
-        _noted(error, step, None)
-        if isinstance(step, int):
-            error = IterableValidationError("While structuring an array", [error], list)
-        else:
-            error = ClassValidationError("While structuring an object", [error], dict)
-    return error
-
-
-# Scalars: exactly the JSON type, with no conversion (no "3" for 3, no true for 1).
-
-
-def _structure_int(value: object, _: object) -> int:
-    if type(value) is not int:
-        raise _Invalid(f"expected an integer, got {_kind(value)}")
-    return value
-
-
-def _structure_bool(value: object, _: object) -> bool:
-    if type(value) is not bool:
-        raise _Invalid(f"expected true or false, got {_kind(value)}")
-    return value
-
-
-def _structure_str(value: object, _: object) -> str:
-    if type(value) is not str:
-        raise _Invalid(f"expected a string, got {_kind(value)}")
-    return value
-
-
-converter.register_structure_hook(int, _structure_int)
-converter.register_structure_hook(bool, _structure_bool)
-converter.register_structure_hook(str, _structure_str)
+_GEM_BY_NAME: Final = {gem.value: gem for gem in GEMS}
+_COLOUR_LIST: Final = ", ".join(_GEM_BY_NAME)
 
 
 # Tokens: an object of colour name to count; colours at 0 are left out.
@@ -199,26 +125,43 @@ def _unstructure_tokens(tokens: Tokens) -> dict[str, int]:
 
 
 def _structure_tokens(value: object, _: object) -> Tokens:
+    if (
+        type(value) is dict
+        and value.keys() <= _GEM_BY_NAME.keys()
+        and all(type(n) is int and 0 <= n <= MAX_COUNT for n in value.values())
+    ):
+        return Tokens(**value)  # the usual case, at once
     if type(value) is not dict:
-        raise _Invalid(f'expected an object of token counts like {{"red": 2}}, got {_kind(value)}')
-    counts = [0] * 6
+        raise Invalid(f'expected an object of token counts like {{"red": 2}}, got {kind(value)}')
+    counts = dict.fromkeys(GEMS, 0)
     errors: list[Exception] = []
     for key, n in value.items():
-        if key not in _COLOURS:
-            error = _Invalid(f"unknown colour {key!r} (the colours are {_COLOUR_LIST})")
-        elif type(n) is not int or n < 0:
-            error = _Invalid(f"a token count must be a non-negative integer, got {_kind(n)}")
+        gem = _GEM_BY_NAME.get(key)
+        if gem is None:
+            error = Invalid(f"unknown colour {key[:30]!r} (the colours are {_COLOUR_LIST})")
+        elif type(n) is not int or not 0 <= n <= MAX_COUNT:
+            error = Invalid(
+                f"a token count must be an integer from 0 to {MAX_COUNT:,}, got {kind(n)}"
+                if type(n) is int and n > 0
+                else f"a token count must be a non-negative integer, got {kind(n)}"
+            )
         else:
-            counts[_COLOURS[key]] = n
+            counts[gem] = n
             continue
-        errors.append(_noted(error, key, int))
+        errors.append(noted(error, key, int))
+        if not _strict.found(error):
+            errors.append(noted(Invalid(_strict.STOPPED), key, int))
+            break
     if errors:
         raise ClassValidationError("While structuring Tokens", errors, Tokens)
-    return Tokens(*counts)
+    return Tokens(*counts.values())
 
 
-converter.register_unstructure_hook(Tokens, _unstructure_tokens)
-converter.register_structure_hook(Tokens, _structure_tokens)
+def _structure_gem(value: object, _: object) -> Gem:
+    gem = _GEM_BY_NAME.get(value) if type(value) is str else None
+    if gem is None:
+        raise Invalid(f"expected a colour ({_COLOUR_LIST}), got {kind(value)}")
+    return gem
 
 
 # Cards and nobles: by id, loaded as the shared instances.
@@ -226,19 +169,19 @@ converter.register_structure_hook(Tokens, _structure_tokens)
 
 def _structure_card(value: object, _: object) -> Card:
     if type(value) is not int:
-        raise _Invalid(f"expected a card id (an integer 1 to 90), got {_kind(value)}")
+        raise Invalid(f"expected a card id (an integer 1 to 90), got {kind(value)}")
     card = CARDS_BY_ID.get(value)
     if card is None:
-        raise _Invalid(f"unknown card id {value} (card ids run 1 to 90)")
+        raise Invalid(f"unknown card id {number(value)} (card ids run 1 to 90)")
     return card
 
 
 def _structure_noble(value: object, _: object) -> Noble:
     if type(value) is not int:
-        raise _Invalid(f"expected a noble id (an integer 1 to 10), got {_kind(value)}")
+        raise Invalid(f"expected a noble id (an integer 1 to 10), got {kind(value)}")
     noble = NOBLES_BY_ID.get(value)
     if noble is None:
-        raise _Invalid(f"unknown noble id {value} (noble ids run 1 to 10)")
+        raise Invalid(f"unknown noble id {number(value)} (noble ids run 1 to 10)")
     return noble
 
 
@@ -254,262 +197,173 @@ def _noble_id(noble: Noble) -> int:
     return noble.id
 
 
-converter.register_unstructure_hook(Card, _card_id)
-converter.register_structure_hook(Card, _structure_card)
-converter.register_unstructure_hook(Noble, _noble_id)
-converter.register_structure_hook(Noble, _structure_noble)
-
-
-# Optional values (X | None) and tuples (JSON arrays).
-
-
-def _is_optional(cls: Any) -> bool:
-    args = get_args(cls)
-    return (
-        (get_origin(cls) is Union or isinstance(cls, UnionType))
-        and len(args) == 2
-        and NoneType in args
-    )
-
-
-def _optional_hook(cls: Any) -> Callable[[object, object], object]:
-    inner = next(arg for arg in get_args(cls) if arg is not NoneType)
-    hook = converter.get_structure_hook(inner)
-
-    def structure(value: object, _: object) -> object:
-        return None if value is None else hook(value, inner)
-
-    return structure
-
-
-def _is_tuple(cls: Any) -> bool:
-    return get_origin(cls) is tuple
-
-
-def _tuple_hook(cls: Any) -> Callable[[object, object], tuple[object, ...]]:
-    args = get_args(cls)
-    size: int | None = None
-    if len(args) == 2 and args[1] is Ellipsis:
-        kinds: Callable[[int], Any] = lambda _: args[0]  # noqa: E731
-    else:
-        size = len(args)
-        kinds = args.__getitem__
-    hooks: dict[object, Callable[[Any, Any], Any]] = {}
-
-    def structure(value: object, _: object) -> tuple[object, ...]:
-        if type(value) is not list and type(value) is not tuple:
-            raise _Invalid(f"expected an array, got {_kind(value)}")
-        if size is not None and len(value) != size:
-            raise _Invalid(f"expected an array of {size} items, got {len(value)}")
-        if size is None:
-            kind = args[0]
-            hook = hooks.get(kind)
-            if hook is None:
-                hook = hooks[kind] = converter.get_structure_hook(kind)
-            try:
-                return tuple([hook(item, kind) for item in value])
-            except Exception:  # redone item by item below for the paths
-                pass
-        items: list[object] = []
-        errors: list[Exception] = []
-        for index, item in enumerate(value):
-            kind = kinds(index)
-            hook = hooks.get(kind)
-            if hook is None:
-                hook = hooks[kind] = converter.get_structure_hook(kind)
-            try:
-                items.append(hook(item, kind))
-            except Exception as error:  # collected, then reported with their paths
-                errors.append(_noted(error, index, kind))
-        if errors:
-            raise IterableValidationError("While structuring an array", errors, tuple)
-        return tuple(items)
-
-    return structure
-
-
-converter.register_structure_hook_factory(_is_optional, _optional_hook)
-converter.register_structure_hook_factory(_is_tuple, _tuple_hook)
-
-
-# attrs classes: objects with every field, strictly checked.
-
-
-def _class_structure(
-    cls: type[_T],
-    *,
-    required: Collection[str] | None = None,
-    tag: str | None = None,
-    versioned: bool = False,
-    after: Callable[[_T], None] | None = None,
-) -> Callable[[object, object], _T]:
-    """The structure hook of an attrs class.
-
-    Args:
-        cls: the class.
-        required: the fields that must be present (default: all of them).
-        tag: the action tag that may be present (and must then match).
-        versioned: whether the object carries the ``"format"`` field.
-        after: a check of the built object, raising with paths.
-    """
-    generated = make_dict_structure_fn(
-        cls, converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
-    )
-    needed = (
-        tuple(f.name for f in attrs.fields(cls) if f.init)  # type: ignore[arg-type]  # attrs classes only
-        if required is None
-        else tuple(required)
-    )
-
-    def structure(value: object, _: object) -> _T:
-        if type(value) is not dict:
-            raise _Invalid(f"expected an object ({cls.__name__}), got {_kind(value)}")
-        if versioned:
-            if _FORMAT_FIELD not in value:
-                raise _at(KeyError(_FORMAT_FIELD), _FORMAT_FIELD)
-            version = value[_FORMAT_FIELD]
-            if type(version) is not int or version != FORMAT_VERSION:
-                raise _at(
-                    _Invalid(
-                        f"unsupported format version {json.dumps(version)[:20]} "
-                        f"(this version of splendor-rules reads format {FORMAT_VERSION})"
-                    ),
-                    _FORMAT_FIELD,
-                )
-            value = {k: v for k, v in value.items() if k != _FORMAT_FIELD}
-        if tag is not None and _TAG_FIELD in value:
-            if value[_TAG_FIELD] != tag:
-                raise _at(
-                    _Invalid(f"expected the action type {tag!r}, got {_kind(value[_TAG_FIELD])}"),
-                    _TAG_FIELD,
-                )
-            value = {k: v for k, v in value.items() if k != _TAG_FIELD}
-        missing = [name for name in needed if name not in value]
-        errors: list[Exception] = [_noted(KeyError(name), name, cls) for name in missing]
-        try:
-            built = generated(value, cls)
-        except ClassValidationError as error:
-            errors += [
-                e
-                for e in error.exceptions
-                if not (isinstance(e, KeyError) and e.args and e.args[0] in missing)
-            ]
-        except ForbiddenExtraKeysError as error:
-            errors.append(error)
-        except SplendorError as error:
-            errors.append(_Invalid(str(error)))
-        if errors:
-            raise ClassValidationError(f"While structuring {cls.__name__}", errors, cls)
-        if after is not None:
-            after(built)
-        return built
-
-    return structure
+# Checks of loaded values that the shape alone does not give.
 
 
 def _check_loaded_state(state: GameState) -> None:
     try:
         check_state(state)
     except InvalidStateError as error:
-        raise _Invalid(f"impossible state: {error}") from error
+        raise Invalid(f"impossible state: {error}") from error
+
+
+def _check_loaded_view(loaded: PlayerView) -> None:
+    try:
+        check_view(loaded)
+    except SplendorError as error:
+        raise Invalid(str(error)) from error
 
 
 def _check_loaded_record(record: GameRecord) -> None:
-    state = record.initial_state()
-    for index, action in enumerate(record.actions):
-        try:
-            state = _record._play(state, action, index)
-        except SplendorError as error:
-            raise _at(_Invalid(str(error)), "actions", index) from error
     try:
-        _record._check_outcome(record, state)
+        record.final_state()  # replayed once and remembered
     except SplendorError as error:
-        raise _at(_Invalid(str(error)), "result") from error
-    record._cache(state)
+        # Replayed again, only on failure, to find the action at fault.
+        state = record.initial_state()
+        for index, action in enumerate(record.actions):
+            try:
+                state = play_turn(state, action, index)
+            except SplendorError as failure:
+                raise at(Invalid(str(failure)), "actions", index) from failure
+        raise at(Invalid(str(error)), "result") from error
 
 
-def _versioned_unstructure(cls: type[object]) -> Callable[[Any], dict[str, object]]:
-    generated = make_dict_unstructure_fn(cls, converter)
+def make_converter() -> JsonConverter:
+    """A new cattrs converter for the game's JSON, with every hook registered.
 
-    def unstructure(value: object) -> dict[str, object]:
-        return {_FORMAT_FIELD: FORMAT_VERSION, **generated(value)}
+    It is a ``cattrs.preconf.json`` converter, strict as :func:`from_json` is
+    (extra keys forbidden, no type conversion), and knows
+    :class:`~splendor.GameState`, :class:`~splendor.PlayerState`,
+    :class:`~splendor.views.PlayerView`, the actions (``Action`` as a tagged
+    union), :class:`~splendor.Rules`, :class:`~splendor.record.GameRecord`,
+    :class:`~splendor.Tokens`, cards, nobles and colours. Each call builds a
+    fresh converter: changing it changes no other.
 
-    return unstructure
+    It checks what cattrs checks as it builds a value; :func:`from_json`
+    does more (the size of the document, the action type asked for, a count
+    of problems) and is the way to load untrusted text.
 
+    >>> converter = make_converter()
+    >>> converter.unstructure(Tokens(red=2, gold=1))
+    {'red': 2, 'gold': 1}
+    >>> converter.structure({"type": "pass"}, Action)
+    Pass(noble=None)
+    """
+    converter = _make_json_converter(forbid_extra_keys=True)
+    _strict.install(converter)
+    converter.register_unstructure_hook(Tokens, _unstructure_tokens)
+    converter.register_structure_hook(Tokens, _structure_tokens)
+    converter.register_structure_hook(Gem, _structure_gem)
+    converter.register_unstructure_hook(Card, _card_id)
+    converter.register_structure_hook(Card, _structure_card)
+    converter.register_unstructure_hook(Noble, _noble_id)
+    converter.register_structure_hook(Noble, _structure_noble)
 
-def _action_unstructure(cls: type[object]) -> Callable[[Any], dict[str, object]]:
-    generated = make_dict_unstructure_fn(cls, converter, _cattrs_omit_if_default=True)
-    tag = ACTION_TAGS[cls]
-
-    def unstructure(value: object) -> dict[str, object]:
-        if cls is ReserveFromDeck:
-            tier = value.tier  # type: ignore[attr-defined]  # a ReserveFromDeck
-            if type(tier) is not int:
-                raise TypeError(f"the tier of a blind reserve must be an int, got {tier!r}")
-        return {_TAG_FIELD: tag, **generated(value)}
-
-    return unstructure
-
-
-converter.register_structure_hook(Rules, _class_structure(Rules))
-converter.register_structure_hook(PlayerState, _class_structure(PlayerState))
-converter.register_unstructure_hook(GameState, _versioned_unstructure(GameState))
-converter.register_structure_hook(
-    GameState, _class_structure(GameState, versioned=True, after=_check_loaded_state)
-)
-for _action in ACTION_TAGS:
-    converter.register_unstructure_hook(_action, _action_unstructure(_action))
-    converter.register_structure_hook(
-        _action, _class_structure(_action, required=(), tag=ACTION_TAGS[_action])
-    )
-configure_tagged_union(
-    Action, converter, tag_generator=ACTION_TAGS.__getitem__, tag_name=_TAG_FIELD
-)
-_structure_tagged = converter.get_structure_hook(Action)
-
-
-def _structure_action(value: object, _: object) -> Action:
-    if type(value) is not dict:
-        raise _Invalid(f"expected an action object, got {_kind(value)}")
-    if _TAG_FIELD not in value:
-        raise _at(KeyError(_TAG_FIELD), _TAG_FIELD)
-    tag = value[_TAG_FIELD]
-    if type(tag) is not str or tag not in _CLASS_BY_TAG:
-        raise _at(
-            _Invalid(
-                f"unknown action type {json.dumps(tag)[:30]} "
-                f"(the types are {', '.join(_CLASS_BY_TAG)})"
-            ),
-            _TAG_FIELD,
+    def versioned(cls: type[object]) -> None:
+        converter.register_unstructure_hook(
+            cls, _strict.tagged_unstructure(converter, cls, *_VERSION, omit_defaults=False)
         )
-    action: Action = _structure_tagged(value, Action)
-    return action
 
-
-converter.register_structure_hook(Action, _structure_action)
-converter.register_unstructure_hook(GameRecord, _versioned_unstructure(GameRecord))
-converter.register_structure_hook(
-    GameRecord,
-    _class_structure(
+    converter.register_structure_hook(Rules, _strict.class_structure(converter, Rules))
+    converter.register_structure_hook(PlayerState, _strict.class_structure(converter, PlayerState))
+    versioned(GameState)
+    converter.register_structure_hook(
+        GameState,
+        _strict.class_structure(converter, GameState, version=_VERSION, after=_check_loaded_state),
+    )
+    converter.register_structure_hook(
+        PublicPlayer, _strict.class_structure(converter, PublicPlayer)
+    )
+    versioned(PlayerView)
+    converter.register_structure_hook(
+        PlayerView,
+        _strict.class_structure(converter, PlayerView, version=_VERSION, after=_check_loaded_view),
+    )
+    for cls, tag in ACTION_TAGS.items():
+        action_unstructure = _strict.tagged_unstructure(
+            converter, cls, _TAG_FIELD, tag, omit_defaults=True
+        )
+        converter.register_unstructure_hook(cls, _checked_tier(cls, action_unstructure))
+        converter.register_structure_hook(
+            cls, _strict.class_structure(converter, cls, required=(), tag=(_TAG_FIELD, tag))
+        )
+    configure_tagged_union(
+        Action, converter, tag_generator=ACTION_TAGS.__getitem__, tag_name=_TAG_FIELD
+    )
+    converter.register_structure_hook(
+        Action, _action_structure(converter.get_structure_hook(Action))
+    )
+    versioned(GameRecord)
+    converter.register_structure_hook(
         GameRecord,
-        required=("players", "seed", "rules", "actions"),
-        versioned=True,
-        after=_check_loaded_record,
-    ),
-)
+        _strict.class_structure(
+            converter,
+            GameRecord,
+            required=("players", "seed", "rules", "actions"),
+            version=_VERSION,
+            after=_check_loaded_record,
+        ),
+    )
+    return converter
+
+
+def _checked_tier(
+    cls: type[object], unstructure: Callable[[Any], dict[str, object]]
+) -> Callable[[Any], dict[str, object]]:
+    """``unstructure``, refusing a blind reserve whose tier is not an ``int``."""
+    if cls is not ReserveFromDeck:
+        return unstructure
+
+    def checked(action: ReserveFromDeck) -> dict[str, object]:
+        if type(action.tier) is not int:
+            raise TypeError(f"the tier of a blind reserve must be an int, got {action.tier!r}")
+        return unstructure(action)
+
+    return checked
+
+
+def _action_structure(
+    tagged: Callable[[Any, Any], Action],
+) -> Callable[[object, object], Action]:
+    """The tagged union's hook, with clear errors for a missing or unknown tag."""
+
+    def structure(value: object, _: object) -> Action:
+        if type(value) is not dict:
+            raise Invalid(f"expected an action object, got {kind(value)}")
+        if _TAG_FIELD not in value:
+            raise at(KeyError(_TAG_FIELD), _TAG_FIELD)
+        tag = value[_TAG_FIELD]
+        if type(tag) is not str or tag not in _CLASS_BY_TAG:
+            raise at(
+                Invalid(
+                    f"unknown action type {shown(tag)} (the types are {', '.join(_CLASS_BY_TAG)})"
+                ),
+                _TAG_FIELD,
+            )
+        return tagged(value, Action)
+
+    return structure
+
+
+@functools.cache
+def _converter() -> JsonConverter:
+    """The converter of :func:`to_json` and :func:`from_json`, built on first use."""
+    return make_converter()
 
 
 def to_json(value: object, *, indent: int | None = None) -> str:
-    """Write a value as JSON: a state, an action, rules, a game record.
+    """Write a value as JSON: a state, a view, an action, rules, a game record.
 
     Cards and nobles are written as their ids, tokens as an object of the
-    colours held (``{"red": 2, "gold": 1}``, colours at 0 left out). States
-    and records start with ``"format": 1``; actions with their ``"type"``.
+    colours held (``{"red": 2, "gold": 1}``, colours at 0 left out). States,
+    views and records start with ``"format": 1``; actions with their
+    ``"type"``.
 
     Args:
-        value: a :class:`~splendor.GameState`, any action,
+        value: a :class:`~splendor.GameState`, a
+            :class:`~splendor.views.PlayerView`, any action,
             :class:`~splendor.Rules`, a :class:`~splendor.record.GameRecord`,
-            or another value the :data:`converter` knows.
+            or another value that :func:`make_converter`'s converters know.
         indent: ``None`` (the default) for compact one-line JSON; a number of
             spaces to indent by for pretty-printed JSON.
 
@@ -528,7 +382,7 @@ def to_json(value: object, *, indent: int | None = None) -> str:
     }
     """
     try:
-        data = converter.unstructure(value)
+        data = _converter().unstructure(value)
         if indent is None:
             return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
@@ -539,16 +393,18 @@ def to_json(value: object, *, indent: int | None = None) -> str:
 
 
 def _object_without_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _Invalid(f"duplicate key {json.dumps(key)[:40]} in an object")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise Invalid(f"duplicate key {quoted(key)} in an object")
+            seen.add(key)
     return result
 
 
 def _no_constant(name: str) -> object:
-    raise _Invalid(f"{name} is not valid JSON")
+    raise Invalid(f"{name} is not valid JSON")
 
 
 @overload
@@ -558,36 +414,47 @@ def from_json(text: str | bytes | bytearray, cls: type[_T]) -> _T: ...
 def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | Action:
     """Load a value from JSON written by :func:`to_json`, checking everything.
 
-    A state is checked with :func:`splendor.check_state`, a record is replayed
-    action by action; a concrete action type (``Take``...) only accepts that
-    type of action, while ``Action`` accepts any.
+    A state is checked with :func:`splendor.check_state`, a view with
+    :func:`splendor.views.check_view`, a player with
+    :func:`splendor.validation.check_player`, a record is replayed action by
+    action; a concrete action type (``Take``...) only accepts that type of
+    action, while ``Action`` accepts any. Integers must lie within
+    ``-(2**63 - 1)`` to ``2**63 - 1`` (:data:`MAX_INTEGER`); the checks of the
+    values then narrow that further.
 
     Args:
-        text: the JSON document (``bytes`` are decoded as UTF-8, -16 or -32).
-        cls: what to load: :class:`~splendor.GameState`, ``Action`` or one
-            action type, :class:`~splendor.Rules`,
-            :class:`~splendor.record.GameRecord`, or another class the
-            :data:`converter` knows.
+        text: the JSON document (``bytes`` are decoded as UTF-8, -16 or -32),
+            at most :data:`MAX_DOCUMENT_SIZE` long.
+        cls: what to load: :class:`~splendor.GameState`,
+            :class:`~splendor.views.PlayerView`, ``Action`` or one action
+            type, :class:`~splendor.Rules`,
+            :class:`~splendor.record.GameRecord`, :class:`~splendor.Gem`,
+            :class:`~splendor.Tokens`, or another class that
+            :func:`make_converter`'s converters know.
 
     Returns:
         The value, of type ``cls``.
 
     Raises:
-        SerializationError: for any problem with the document (malformed JSON,
-            a wrong type, a missing or unknown field, an unknown id, colour or
-            action type, an unsupported format version, an impossible state,
-            an illegal action in a record), listing every problem found with
-            its JSON path. The original exception is chained as ``__cause__``.
+        SerializationError: for any problem with the document (too long,
+            malformed JSON, a wrong type, a missing or unknown field, an
+            unknown id, colour or action type, an integer out of range, an
+            unsupported format version, an impossible state or view, an
+            illegal action in a record), listing the problems found with
+            their JSON paths (at most :data:`MAX_PROBLEMS`). The original
+            exception is chained as ``__cause__``.
         InvalidArgumentError: when ``text`` is not text or ``cls`` is not a
             type that can be loaded.
 
-    >>> from splendor import Action, Pass
+    >>> from splendor import Action, Gem
     >>> from_json('{"type": "pass"}', Action)
     Pass(noble=None)
+    >>> from_json('"red"', Gem)
+    <Gem.RED: 'red'>
     >>> from_json('{"type": "pass", "noble": 11}', Action)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.serialization.SerializationError: cannot load Action from JSON: unknown noble id 11 ...
+    splendor.errors.SerializationError: cannot load Action from JSON: unknown noble id 11 ...
     """
     if not isinstance(text, str | bytes | bytearray):
         raise InvalidArgumentError(f"expected JSON text (str or bytes), got {type(text).__name__}")
@@ -606,70 +473,59 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
     else:
         what = getattr(cls, "__name__", repr(cls))
         target = cls
+    if len(text) > MAX_DOCUMENT_SIZE:
+        raise SerializationError(
+            what,
+            [f"the document is {len(text):,} long, more than the {MAX_DOCUMENT_SIZE:,} read @ $"],
+        )
     try:
         data = json.loads(
             text, object_pairs_hook=_object_without_duplicates, parse_constant=_no_constant
         )
     except (ValueError, RecursionError) as error:
-        raise SerializationError(what, [f"malformed JSON: {error} @ $"]) from error
+        raise SerializationError(what, [f"malformed JSON: {_short(error)} @ $"]) from error
+    converter = _converter()
     try:
-        value = converter.structure(data, target)
+        with _strict.counting():
+            value = converter.structure(data, target)
     except StructureHandlerNotFoundError as error:
         raise InvalidArgumentError(f"cannot load {what} from JSON: {error}") from error
     except Exception as error:  # every problem of the document, reported with its path
-        raise SerializationError(what, transform_error(error, "$", _describe)) from error
+        problems = transform_error(error, "$", _strict.describe)
+        stopped = [line for line in problems if line.startswith(_strict.STOPPED)]
+        problems = [line for line in problems if not line.startswith(_strict.STOPPED)]
+        if stopped:  # loading stopped early: more problems were not looked for
+            problems[MAX_PROBLEMS:] = [f"{_strict.STOPPED} @ $"]
+        elif len(problems) > MAX_PROBLEMS:
+            problems[MAX_PROBLEMS:] = [f"and {len(problems) - MAX_PROBLEMS} more @ $"]
+        raise SerializationError(what, problems) from error
+    if target is PlayerState:
+        try:
+            check_player(value)
+        except InvalidStateError as error:
+            raise SerializationError(what, [f"impossible player: {error} @ $"]) from error
     if only is not None and type(value) is not only:
         wanted, got = ACTION_TAGS[only], ACTION_TAGS[type(value)]
         raise SerializationError(
             what, [f"expected the action type {wanted!r}, got {got!r} @ $.type"]
         )
-    if target is PlayerState:
-        problem = _player_problem(value)
-        if problem is not None:
-            raise SerializationError(what, [f"impossible player: {problem} @ $"])
     result: _T | Action = value
     return result
 
 
-def _player_problem(player: PlayerState) -> str | None:
-    """What makes a loaded player impossible under any rules, or ``None``.
-
-    The checks of :func:`splendor.check_state` on one player that do not
-    depend on the rules or the other players: a blind flag per reserved card,
-    no card or noble twice, bonuses and points matching the cards and nobles,
-    and each noble met by the bonuses.
-    """
-    if len(player.reserved_blind) != len(player.reserved):
-        return (
-            f"{len(player.reserved_blind)} reserved_blind flag(s) for "
-            f"{len(player.reserved)} reserved card(s)"
-        )
-    held = (*player.cards, *player.reserved)
-    if len(set(held)) != len(held):
-        return "a card is held twice"
-    if len(set(player.nobles)) != len(player.nobles):
-        return "a noble is held twice"
-    counts = [0] * 6
-    for card in player.cards:
-        counts[_COLOURS[card.bonus.value]] += 1
-    bonuses = Tokens(*counts)
-    if player.bonuses != bonuses:
-        return f"the bonuses are {player.bonuses} but the purchased cards give {bonuses}"
-    points = sum(card.points for card in player.cards) + sum(n.points for n in player.nobles)
-    if player.points != points:
-        return f"the points are {player.points} but the cards and nobles are worth {points}"
-    for noble in player.nobles:
-        if not noble.requirement <= player.bonuses:
-            return f"noble N{noble.id} is held but the bonuses {player.bonuses} do not meet it"
-    return None
+def _short(error: BaseException) -> str:
+    """The message of ``error``, cut to 200 characters."""
+    text = str(error)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def json_schema() -> dict[str, object]:
     """The JSON Schema (draft 2020-12) of the format, shipped with the package.
 
-    Its ``$defs`` hold one schema per kind of document (``state``, ``record``,
-    ``action``, ``rules``...); the root accepts a state, a record or an
-    action. A schema checks the shape only: :func:`from_json` checks more.
+    Its ``$defs`` hold one schema per kind of document (``state``, ``view``,
+    ``record``, ``action``, ``rules``...); the root accepts a state, a view, a
+    record or an action. A schema checks the shape only: :func:`from_json`
+    checks more.
 
     Returns:
         The schema, freshly parsed (the caller may change it).
@@ -681,14 +537,3 @@ def json_schema() -> dict[str, object]:
     path = resources.files("splendor").joinpath("schema", "splendor.schema.json")
     schema: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
     return schema
-
-
-def _describe(error: BaseException, cls: type | None) -> str:
-    """One problem, in words, for :func:`cattrs.transform_error`."""
-    if isinstance(error, _Invalid | SplendorError):
-        return str(error)
-    if isinstance(error, KeyError):
-        return "required field missing"
-    if isinstance(error, ForbiddenExtraKeysError):
-        return f"unknown field(s) {', '.join(repr(k) for k in sorted(error.extra_fields))}"
-    return format_exception(error, cls)

@@ -18,13 +18,17 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-import attrs
-
+from splendor._table import (
+    TIERS_TOP_DOWN,
+    Seat,
+    Table,
+    headline,
+    plural,
+    table_of,
+    with_names,
+)
 from splendor.components import Card, Noble
-from splendor.errors import InvalidArgumentError
-from splendor.gems import GEMS, Gem, Tokens
-from splendor.state import GameState, PlayerState
-from splendor.views import PlayerView, PublicPlayer
+from splendor.gems import GEMS, Gem
 
 __all__ = ["SvgImage", "render_svg"]
 
@@ -101,37 +105,6 @@ _MINI: Final = 0.6
 _FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 
-@attrs.frozen
-class _Seat:
-    """What the picture shows of one seat."""
-
-    name: str
-    tokens: Tokens
-    bonuses: Tokens
-    points: int
-    cards: int
-    nobles: tuple[Noble, ...]
-    # A reserved card, or the tier of a card reserved unseen from a deck.
-    reserved: tuple[Card | int, ...]
-    # Per reserved card: whether it was reserved unseen from a deck.
-    blind: tuple[bool, ...]
-
-
-@attrs.frozen
-class _Table:
-    """Everything the picture shows, whatever it was drawn from."""
-
-    board: tuple[tuple[Card | None, ...], ...]
-    deck_sizes: tuple[int, ...]
-    nobles: tuple[Noble, ...]
-    bank: Tokens
-    seats: tuple[_Seat, ...]
-    current: int
-    turn: int
-    winners: tuple[int, ...]
-    viewer: int | None
-
-
 def render_svg(
     table: object,
     *,
@@ -163,110 +136,10 @@ def render_svg(
     >>> "Bo" in picture, picture.count('class="card"')
     (True, 12)
     """
-    data = _table_of(table, seat)
+    data = table_of(table, seat)
     if names is not None:
-        if not isinstance(names, Sequence) or isinstance(names, str):
-            raise InvalidArgumentError(
-                f"expected {len(data.seats)} names, one per seat, as a sequence of str, "
-                f"got {type(names).__name__}"
-            )
-        if len(names) != len(data.seats):
-            raise InvalidArgumentError(
-                f"expected {len(data.seats)} names, one per seat, got {names!r}"
-            )
-        for name in names:
-            if not isinstance(name, str):
-                raise InvalidArgumentError(f"a name must be a str, got {name!r}")
-        data = attrs.evolve(
-            data,
-            seats=tuple(attrs.evolve(s, name=n) for s, n in zip(data.seats, names, strict=True)),
-        )
+        data = with_names(data, names)
     return SvgImage(_draw(data))
-
-
-def _table_of(table: object, seat: int | None) -> _Table:
-    if isinstance(table, GameState):
-        return _from_state(table, seat)
-    if isinstance(table, PlayerView):
-        return _from_view(table, seat)
-    raise InvalidArgumentError(
-        f"render_svg draws a GameState or a player's view, got {type(table).__name__}"
-    )
-
-
-def _check_seat(seat: object, count: int) -> None:
-    if seat is not None and (type(seat) is not int or not 0 <= seat < count):
-        raise InvalidArgumentError(f"seat must be None or 0 to {count - 1}, got {seat!r}")
-
-
-def _seat(
-    index: int,
-    player: PlayerState | PublicPlayer,
-    reserved: tuple[Card | int, ...],
-    blind: tuple[bool, ...],
-) -> _Seat:
-    """One seat of the picture: what both a state and a view show of a player."""
-    return _Seat(
-        name=f"Player {index}",
-        tokens=player.tokens,
-        bonuses=player.bonuses,
-        points=player.points,
-        cards=len(player.cards),
-        nobles=player.nobles,
-        reserved=reserved,
-        blind=blind,
-    )
-
-
-def _from_state(state: GameState, seat: int | None) -> _Table:
-    _check_seat(seat, len(state.players))
-    seats = []
-    for index, player in enumerate(state.players):
-        hidden = seat is not None and index != seat
-        reserved: tuple[Card | int, ...] = tuple(
-            card.tier if (hidden and blind) else card
-            for card, blind in zip(player.reserved, player.reserved_blind, strict=True)
-        )
-        seats.append(_seat(index, player, reserved, player.reserved_blind))
-    return _Table(
-        board=state.board,
-        deck_sizes=tuple(len(deck) for deck in state.decks),
-        nobles=state.nobles,
-        bank=state.bank,
-        seats=tuple(seats),
-        current=state.current_player,
-        turn=state.turn,
-        winners=state.winners,
-        viewer=seat,
-    )
-
-
-def _from_view(seen: PlayerView, seat: int | None) -> _Table:
-    if seat is not None and seat != seen.seat:
-        raise InvalidArgumentError(
-            f"a view is drawn from its own seat {seen.seat}, not from seat {seat!r}"
-        )
-    seats = []
-    for index, player in enumerate(seen.players):
-        reserved: tuple[Card | int, ...]
-        if index == seen.seat and seen.own is not None:
-            reserved = seen.own.reserved
-            blind = seen.own.reserved_blind
-        else:
-            reserved = (*player.reserved, *player.blind_reserves)
-            blind = (False,) * len(reserved)
-        seats.append(_seat(index, player, reserved, blind))
-    return _Table(
-        board=seen.board,
-        deck_sizes=seen.deck_sizes,
-        nobles=seen.nobles,
-        bank=seen.bank,
-        seats=tuple(seats),
-        current=seen.current_player,
-        turn=seen.turn,
-        winners=seen.winners,
-        viewer=seen.seat,
-    )
 
 
 # Drawing ----------------------------------------------------------------
@@ -287,16 +160,27 @@ def _text(x: float, y: float, content: str, *, size: float = 12, **extra: object
     return f"<text{_attrs(x=x, y=y, font_size=size, **extra)}>{_escape(content)}</text>"
 
 
-def _pill(x: float, y: float, gem: Gem, count: int, *, width: float = 30) -> str:
-    """A rounded label in the gem's colour reading e.g. ``3R``."""
+def _label(
+    x: float,
+    y: float,
+    gem: Gem,
+    count: int,
+    *,
+    cls: str = "cost",
+    width: float = 30,
+    height: float = 16,
+    rx: float = 8,
+    size: float = 11.5,
+) -> str:
+    """A label in the gem's colour reading e.g. ``3R``: a cost pill or a bonus badge."""
     return (
-        f'<g class="cost" data-gem="{gem.value}" data-count="{count}">'
-        + _el("rect", x=x, y=y, width=width, height=16, rx=8, fill=_FILL[gem], stroke="#555")
+        f'<g class="{cls}" data-gem="{gem.value}" data-count="{count}">'
+        + _el("rect", x=x, y=y, width=width, height=height, rx=rx, fill=_FILL[gem], stroke="#555")
         + _text(
             x + width / 2,
-            y + 12.5,
+            y + height / 2 + size * 0.4,
             f"{count}{gem.letter}",
-            size=11.5,
+            size=size,
             fill=_INK[gem],
             text_anchor="middle",
             font_weight="bold",
@@ -382,7 +266,7 @@ def _card(x: float, y: float, card: Card, *, blind: bool = False, scale: float =
     costs = [(g, n) for g, n in card.cost.items() if n]
     top = _CARD_H - 6 - 18 * len(costs)
     for i, (g, n) in enumerate(costs):
-        parts.append(_pill(6, top + 18 * i, g, n))
+        parts.append(_label(6, top + 18 * i, g, n))
     parts.append(
         _text(_CARD_W - 6, _CARD_H - 7, f"#{card.id}", size=9, fill="#666", text_anchor="end")
     )
@@ -474,12 +358,12 @@ def _noble(x: float, y: float, noble: Noble, *, scale: float = 1.0) -> str:
         _text(8, _NOBLE - 8, f"N{noble.id}", size=9, fill="#7a6235"),
     ]
     for i, (g, n) in enumerate(needs):
-        parts.append(_pill(_NOBLE - 36, 6 + 20 * i, g, n))
+        parts.append(_label(_NOBLE - 36, 6 + 20 * i, g, n))
     parts.append("</g>")
     return "".join(parts)
 
 
-def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
+def _panel(x: float, y: float, index: int, seat: Seat, table: Table) -> str:
     """One seat: name and points, tokens, bonuses, reserved cards, nobles."""
     to_move = not table.winners and index == table.current
     won = index in table.winners
@@ -531,8 +415,8 @@ def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
         _text(
             x + 10,
             y + _PANEL_H - 8,
-            f"{seat.cards} cards \u00b7 {seat.tokens.total} tokens \u00b7 "
-            f"{len(seat.nobles)} nobles",
+            f"{plural(seat.cards, 'card')} \u00b7 {plural(seat.tokens.total, 'token')} \u00b7 "
+            f"{plural(len(seat.nobles), 'noble')}",
             size=10,
             fill="#555",
         )
@@ -542,21 +426,18 @@ def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
             _token(x + 22 + 31 * i, y + 56, gem, seat.tokens[gem], r=12, cls="player-token")
         )
     for i, gem in enumerate(GEMS[:5]):
-        bx = x + 10 + 31 * i
-        count = seat.bonuses[gem]
         parts.append(
-            f'<g class="bonus" data-gem="{gem.value}" data-count="{count}">'
-            + _el("rect", x=bx, y=y + 80, width=24, height=18, rx=3, fill=_FILL[gem], stroke="#444")
-            + _text(
-                bx + 12,
-                y + 93,
-                f"{count}{gem.letter}",
+            _label(
+                x + 10 + 31 * i,
+                y + 80,
+                gem,
+                seat.bonuses[gem],
+                cls="bonus",
+                width=24,
+                height=18,
+                rx=3,
                 size=10.5,
-                fill=_INK[gem],
-                text_anchor="middle",
-                font_weight="bold",
             )
-            + "</g>"
         )
     rx = x + _PANEL_W - 3 * (_CARD_W * _MINI + 6) - 4
     for i, item in enumerate(seat.reserved):
@@ -576,7 +457,7 @@ def _panel(x: float, y: float, index: int, seat: _Seat, table: _Table) -> str:
     return "".join(parts)
 
 
-def _draw(table: _Table) -> str:
+def _draw(table: Table) -> str:
     board_w = _MARGIN + 5 * (_CARD_W + _GAP)
     supply_x = board_w + 26
     panels_x = supply_x + 40
@@ -586,30 +467,21 @@ def _draw(table: _Table) -> str:
     board_h = rows_y + 3 * (_CARD_H + _GAP) + _MARGIN
     panels_h = 44 + len(table.seats) * (_PANEL_H + 10) + _MARGIN
     height = max(board_h, panels_h)
-    if table.winners:
-        who = " and ".join(table.seats[s].name for s in table.winners)
-        headline = f"Game over after {table.turn} turns: {who} " + (
-            "share the win" if len(table.winners) > 1 else "wins"
-        )
-    else:
-        headline = (
-            f"Turn {table.turn + 1} (round {table.turn // len(table.seats) + 1}): "
-            f"{table.seats[table.current].name} to move"
-        )
+    title = headline(table)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg"'
         f' width="{width}" height="{height}" viewBox="0 0 {width} {height}"'
         f' font-family="{_FONT}">',
-        f"<title>Splendor: {_escape(headline)}</title>",
+        f"<title>Splendor: {_escape(title)}</title>",
         _el("rect", width=width, height=height, fill="#faf8f3"),
-        _text(_MARGIN, 28, headline, size=16, font_weight="bold", class_="headline"),
+        _text(_MARGIN, 28, title, size=16, font_weight="bold", class_="headline"),
     ]
     parts.append(_text(_MARGIN, nobles_y + 40, "Nobles", size=12, fill="#555"))
     for i, noble in enumerate(table.nobles):
         parts.append(_noble(_MARGIN + 64 + i * (_NOBLE + 8), nobles_y, noble))
     if not table.nobles:
         parts.append(_text(_MARGIN + 64, nobles_y + 40, "none left", size=12, fill="#999"))
-    for row, tier in enumerate((3, 2, 1)):
+    for row, tier in enumerate(TIERS_TOP_DOWN):
         y = rows_y + row * (_CARD_H + _GAP)
         size = table.deck_sizes[tier - 1]
         parts.append(_back(_MARGIN, y, tier, f"{size} left", cls="deck", count=size))

@@ -17,7 +17,7 @@ from splendor.gems import GEMS, Tokens
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.state import GameState, PlayerState
 
-__all__ = ["check_state"]
+__all__ = ["check_player", "check_state"]
 
 _TIERS: Final = (1, 2, 3)
 _SLOTS: Final = 4
@@ -76,7 +76,7 @@ def check_state(state: GameState) -> None:
     _check_tokens(state)
     _check_nobles(state)
     for seat, player in enumerate(state.players):
-        _check_player(state.rules, seat, player)
+        _check_player(state.rules, f"player {seat}", player)
     _check_turns(state)
     _check_end(state)
 
@@ -96,24 +96,7 @@ def _check_shape(state: GameState) -> None:
     if type(players) is not tuple or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise _fail("shape", f"players must be a tuple of {MIN_PLAYERS} to {MAX_PLAYERS} players")
     for seat, player in enumerate(players):
-        if type(player) is not PlayerState:
-            raise _fail("shape", f"player {seat} is not a PlayerState: {player!r}")
-        for name in ("tokens", "bonuses"):
-            if type(getattr(player, name)) is not Tokens:
-                raise _fail("shape", f"player {seat}'s {name} must be Tokens")
-        for name, kind, check in (
-            ("cards", "cards", is_game_card),
-            ("reserved", "cards", is_game_card),
-            ("nobles", "nobles", is_game_noble),
-        ):
-            items = getattr(player, name)
-            if type(items) is not tuple or not all(check(x) for x in items):
-                raise _fail("shape", f"player {seat}'s {name} must be a tuple of the game's {kind}")
-        blind = player.reserved_blind
-        if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
-            raise _fail("shape", f"player {seat}'s reserved_blind must be a tuple of bool")
-        if not _is_int(player.points):
-            raise _fail("shape", f"player {seat}'s points must be an int")
+        _check_player_shape(f"player {seat}", player)
     if type(state.bank) is not Tokens:
         raise _fail("shape", "bank must be Tokens")
     board = state.board
@@ -138,6 +121,27 @@ def _check_shape(state: GameState) -> None:
     winners = state.winners
     if type(winners) is not tuple or not all(_is_int(seat) for seat in winners):
         raise _fail("shape", "winners must be a tuple of int")
+
+
+def _check_player_shape(who: str, player: PlayerState) -> None:
+    if type(player) is not PlayerState:
+        raise _fail("shape", f"{who} is not a PlayerState: {player!r}"[:200])
+    for name in ("tokens", "bonuses"):
+        if type(getattr(player, name)) is not Tokens:
+            raise _fail("shape", f"{who}'s {name} must be Tokens")
+    for name, kind, check in (
+        ("cards", "cards", is_game_card),
+        ("reserved", "cards", is_game_card),
+        ("nobles", "nobles", is_game_noble),
+    ):
+        items = getattr(player, name)
+        if type(items) is not tuple or not all(check(x) for x in items):
+            raise _fail("shape", f"{who}'s {name} must be a tuple of the game's {kind}")
+    blind = player.reserved_blind
+    if type(blind) is not tuple or not all(type(flag) is bool for flag in blind):
+        raise _fail("shape", f"{who}'s reserved_blind must be a tuple of bool")
+    if not _is_int(player.points):
+        raise _fail("shape", f"{who}'s points must be an int")
 
 
 def _card_places(state: GameState) -> Iterator[tuple[Card, str]]:
@@ -208,9 +212,51 @@ def _check_tokens(state: GameState) -> None:
             )
 
 
-def _check_player(rules: Rules, seat: int, player: PlayerState) -> None:
-    who = f"player {seat}"
-    if len(player.reserved) > rules.reserve_limit:
+def check_player(player: PlayerState, rules: Rules | None = None) -> None:
+    """Check one player's state on its own, without the rest of the game.
+
+    The checks of :func:`check_state` that concern one player alone: the
+    types of the fields, one blind flag per reserved card, no card held
+    twice, no noble twice, bonuses equal to the purchased cards' colours,
+    points equal to the cards' and nobles' points, each noble held met by the
+    bonuses; with ``rules``, also the reserve limit and the token limit.
+
+    Args:
+        player: the player's state.
+        rules: the rules to check the limits of, or ``None`` to skip them.
+
+    Raises:
+        InvalidStateError: naming the first broken invariant.
+
+    >>> from splendor import new_game
+    >>> import attrs
+    >>> player = new_game(2, seed=1).players[0]
+    >>> check_player(player)
+    >>> check_player(attrs.evolve(player, points=2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidStateError: points: the player has 2 points but their cards ...
+    """
+    _check_player_shape("the player", player)
+    if rules is not None and not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"expected Rules or None, got {type(rules).__name__}")
+    _check_player(rules, "the player", player)
+    held = (*player.cards, *player.reserved)
+    if len(set(held)) != len(held):
+        raise _fail("cards", "the player holds a card twice")
+    if len(set(player.nobles)) != len(player.nobles):
+        raise _fail("nobles", "the player holds a noble twice")
+    if min(player.tokens.counts) < 0:
+        raise _fail("tokens", f"the player holds a negative count: {player.tokens!r}")
+    if rules is not None and player.tokens.total > rules.token_limit:
+        raise _fail(
+            "tokens",
+            f"the player holds {player.tokens.total} tokens, over the limit of {rules.token_limit}",
+        )
+
+
+def _check_player(rules: Rules | None, who: str, player: PlayerState) -> None:
+    if rules is not None and len(player.reserved) > rules.reserve_limit:
         raise _fail(
             "reserved",
             f"{who} holds {len(player.reserved)} reserved cards, over the limit of "
@@ -222,13 +268,11 @@ def _check_player(rules: Rules, seat: int, player: PlayerState) -> None:
             f"{who} has {len(player.reserved_blind)} reserved_blind flag(s) for "
             f"{len(player.reserved)} reserved cards",
         )
-    counts = [0] * 6
-    for card in player.cards:
-        counts[GEMS.index(card.bonus)] += 1
-    if player.bonuses.counts != tuple(counts):
+    bonuses = Tokens.of(*(card.bonus for card in player.cards))
+    if player.bonuses != bonuses:
         raise _fail(
             "bonuses",
-            f"{who}'s bonuses are {player.bonuses} but the purchased cards give {Tokens(*counts)}",
+            f"{who}'s bonuses are {player.bonuses} but the purchased cards give {bonuses}",
         )
     points = sum(card.points for card in player.cards) + sum(n.points for n in player.nobles)
     if player.points != points:

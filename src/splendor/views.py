@@ -29,7 +29,6 @@ from typing import Final
 
 import attrs
 
-from splendor import serialization as _serialization
 from splendor.actions import Action
 from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble
 from splendor.errors import InvalidArgumentError, SplendorError
@@ -39,7 +38,7 @@ from splendor.rules import Rules
 from splendor.state import GameState, PlayerState, _tier_index
 from splendor.validation import check_state
 
-__all__ = ["PlayerView", "PublicPlayer", "determinize", "view"]
+__all__ = ["PlayerView", "PublicPlayer", "check_view", "determinize", "view"]
 
 _TIERS: Final = (1, 2, 3)
 
@@ -163,10 +162,41 @@ class PlayerView:
 
         Raises:
             InvalidArgumentError: for a view of another seat than the one to
-                move, or a spectator's.
+                move, or a spectator's, or a view that no game shows (see
+                :func:`check_view`).
         """
-        _check_mover(self)
-        return legal_actions(_stand_in(self))
+        return legal_actions(self.stand_in())
+
+    def stand_in(self) -> GameState:
+        """A state in which the seat to move has exactly the actions it has here.
+
+        The seat to move, the board, the supply, the nobles and the turn are
+        the view's; what the seat cannot see is filled with stand-ins that no
+        action of its depends on: other players keep only their face-up
+        reserves, and each deck holds the right number of copies of one card
+        (only whether a deck is empty matters to the seat's actions). So
+        :func:`splendor.legal_actions`, :func:`splendor.apply` and
+        :func:`splendor.notation.parse_action` give the seat's answers in it;
+        the state is not one of the game (use :func:`determinize` for that).
+
+        Raises:
+            InvalidArgumentError: for a view of another seat than the one to
+                move, or a spectator's (unless the game is over), or a view
+                that no game shows (see :func:`check_view`).
+
+        >>> from splendor import legal_actions, new_game
+        >>> state = new_game(2, seed=1)
+        >>> legal_actions(view(state, 0).stand_in()) == legal_actions(state)
+        True
+        """
+        check_view(self)
+        if not self.winners and self.seat != self.current_player:
+            who = "a spectator" if self.seat is None else f"seat {self.seat}"
+            raise InvalidArgumentError(
+                f"the view of {who} cannot act for seat {self.current_player}, "
+                "the seat to move: only its own view can"
+            )
+        return _state_of(self, tuple((CARDS[0],) * size for size in self.deck_sizes), ())
 
     def _repr_svg_(self) -> str:
         """The view as SVG, for Jupyter (drawn by :func:`splendor.render_svg`)."""
@@ -307,6 +337,40 @@ def view(state: GameState, seat: int | None) -> PlayerView:
     return seen
 
 
+def check_view(player_view: PlayerView) -> None:
+    """Check that some state of a game shows exactly this view.
+
+    A view made by :func:`view` passes at once; one built by hand, changed
+    with ``attrs.evolve`` or loaded from outside is checked in full, once
+    (the answer is remembered while the view lives): the types of its fields,
+    a board row and a deck size per tier, the seat's own state against its
+    public part, no card shown twice, as many unseen cards of each tier as
+    the decks and hidden reserves need, and every invariant of
+    :func:`splendor.check_state` on a state completed from it.
+    :meth:`PlayerView.legal_actions`, :func:`determinize`,
+    :func:`splendor.notation.parse_action` and :func:`splendor.from_json`
+    run this check.
+
+    Args:
+        player_view: the view to check.
+
+    Raises:
+        InvalidArgumentError: naming what is wrong, after ``"impossible
+            view: "`` (or when ``player_view`` is not a :class:`PlayerView`).
+
+    >>> import attrs
+    >>> from splendor import new_game
+    >>> seen = view(new_game(2, seed=1), 0)
+    >>> check_view(seen)
+    >>> check_view(attrs.evolve(seen, current_player=7, seat=7))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: impossible view: the view's seat 7 is not one of ...
+    """
+    if _trusted.get(id(player_view)) is not player_view:
+        _checked(player_view, None)
+
+
 def determinize(player_view: PlayerView, rng: random.Random | int) -> GameState:
     """A full state that ``player_view`` cannot tell from the real one, at random.
 
@@ -350,7 +414,15 @@ _trusted: weakref.WeakValueDictionary[int, PlayerView] = weakref.WeakValueDictio
 
 def _checked(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | None) -> GameState:
     """:func:`_complete`, raising for a view that no state of a game shows."""
-    state = _complete(player_view, shuffle)
+    if type(player_view) is not PlayerView:
+        raise InvalidArgumentError(f"expected a PlayerView, got {type(player_view).__name__}")
+    try:
+        state = _complete(player_view, shuffle)
+    except InvalidArgumentError as error:
+        message = str(error)
+        if not message.startswith("impossible view: "):
+            message = f"impossible view: {message}"
+        raise InvalidArgumentError(message) from error
     if _trusted.get(id(player_view)) is player_view:
         return state
     try:
@@ -419,6 +491,20 @@ def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | N
             shuffle(pool)
         decks.append(tuple(pool[:size]))
         left.append(iter(pool[size:]))
+    return _state_of(player_view, tuple(decks), left)
+
+
+def _state_of(
+    player_view: PlayerView, decks: tuple[tuple[Card, ...], ...], left: Sequence[Iterator[Card]]
+) -> GameState:
+    """The state of the view with these decks, and the hidden reserves dealt from ``left``.
+
+    The seat's own state is the view's; each other player's blind reserves
+    are dealt from ``left`` (one iterator of cards per tier), or left out
+    when ``left`` is empty.
+    """
+    seat = player_view.seat
+    own = player_view.own
     players = tuple(
         own if i == seat and own is not None else _dealt(player, left)
         for i, player in enumerate(player_view.players)
@@ -428,7 +514,7 @@ def _complete(player_view: PlayerView, shuffle: Callable[[list[Card]], None] | N
         players=players,
         bank=player_view.bank,
         board=player_view.board,
-        decks=tuple(decks),
+        decks=decks,
         nobles=player_view.nobles,
         current_player=player_view.current_player,
         turn=player_view.turn,
@@ -506,70 +592,3 @@ def _dealt(player: PublicPlayer, left: Sequence[Iterator[Card]]) -> PlayerState:
         points=player.points,
         bonuses=player.bonuses,
     )
-
-
-def _stand_in(player_view: PlayerView) -> GameState:
-    """A state to list and check the actions of the view's seat in, cheaply.
-
-    It has the view's seat in full and every public part; what the seat
-    cannot see is filled with stand-ins that no action of the seat depends
-    on: other players keep only their face-up reserves, and each deck holds
-    the right number of copies of one card (only whether a deck is empty
-    matters to the seat's actions).
-    """
-    seat = player_view.seat
-    own = player_view.own
-    players = tuple(
-        own if i == seat and own is not None else _dealt(player, ())
-        for i, player in enumerate(player_view.players)
-    )
-    return GameState(
-        rules=player_view.rules,
-        players=players,
-        bank=player_view.bank,
-        board=player_view.board,
-        decks=tuple((CARDS[0],) * size for size in player_view.deck_sizes),
-        nobles=player_view.nobles,
-        current_player=player_view.current_player,
-        turn=player_view.turn,
-        passes=player_view.passes,
-        winners=player_view.winners,
-    )
-
-
-def _check_mover(player_view: PlayerView) -> None:
-    """Raise unless the view is the one of the seat to move (or the game is over)."""
-    if player_view.winners:
-        return
-    if player_view.seat != player_view.current_player:
-        who = "a spectator" if player_view.seat is None else f"seat {player_view.seat}"
-        raise InvalidArgumentError(
-            f"the view of {who} cannot act for seat {player_view.current_player}, "
-            "the seat to move: only its own view can"
-        )
-
-
-# JSON: views are written and read by splendor.to_json / splendor.from_json,
-# in the same format as states (with a "format" field at the top).
-
-
-def _check_loaded(loaded: PlayerView) -> None:
-    """Reject a loaded view that no state of a game shows."""
-    try:
-        _checked(loaded, None)
-    except InvalidArgumentError as error:
-        message = str(error)
-        if not message.startswith("impossible view: "):
-            message = f"impossible view: {message}"
-        raise InvalidArgumentError(message) from error
-
-
-_serialization.converter.register_structure_hook(
-    PublicPlayer, _serialization._class_structure(PublicPlayer)
-)
-_serialization.converter.register_unstructure_hook(
-    PlayerView, _serialization._versioned_unstructure(PlayerView)
-)
-_serialization.converter.register_structure_hook(
-    PlayerView, _serialization._class_structure(PlayerView, versioned=True, after=_check_loaded)
-)

@@ -1,0 +1,36 @@
+"""Build of the compiled kernel ``splendor._kernel`` (everything else is in pyproject.toml).
+
+The kernel is a Cython extension marked optional: when it cannot be built (no
+C compiler, or Cython missing outside an isolated build) the package installs
+without it and ``splendor.fast`` falls back to pure Python. Set
+``SPLENDOR_PURE=1`` in the environment of the build to skip the extension on
+purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import Extension, setup
+
+
+def _extensions() -> list[Extension]:
+    if os.environ.get("SPLENDOR_PURE", "") not in ("", "0"):
+        print("SPLENDOR_PURE is set: building splendor without its compiled kernel")
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        print("Cython is not installed: building splendor without its compiled kernel")
+        return []
+    kernel = Extension(
+        "splendor._kernel",
+        ["src/splendor/_kernel.pyx"],
+        optional=True,
+        extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
+    )
+    return cythonize([kernel], language_level=3, quiet=True)
+
+
+setup(ext_modules=_extensions())

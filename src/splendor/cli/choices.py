@@ -1,0 +1,279 @@
+"""Moves and the choices that follow them, for ``splendor play``.
+
+Many legal actions are one move followed by a choice: taking three gems at
+the token limit comes with tokens to give back, a buy with a way to pay, any
+move with a noble when several can come. ``legal_actions`` lists each
+outcome once (43 ways to take and give back at 10 tokens); a player thinks of
+the move first and the choice after. :func:`moves` groups the actions by
+move, :func:`find_move` tells which move a typed text names when it leaves
+the choice out, and :func:`choose` asks for the choice as a second question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
+
+import attrs
+
+from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.cli.output import Output
+from splendor.components import Noble
+from splendor.errors import SplendorError
+from splendor.gems import GEMS, Tokens
+from splendor.notation import format_action, parse_action
+from splendor.state import GameState
+from splendor.views import PlayerView
+
+__all__ = ["Move", "choose", "find_move", "moves", "stem", "take_hint"]
+
+_T = TypeVar("_T")
+
+# The width of the lines of choices, and of a column of short choices.
+_WIDTH: Final = 78
+_COLUMN: Final = 10
+
+#: What an answer may say to go back to the move prompt.
+CANCEL: Final = frozenset({"q", "c", "cancel", "back", "no"})
+
+
+def stem(action: Action) -> Action:
+    """The move of an action: no tokens given back, the default payment, no noble.
+
+    >>> from splendor import Take, Tokens
+    >>> stem(Take(Tokens(white=1, blue=1, red=1), returned=Tokens(black=1)))
+    Take(gems=Tokens(white=1, blue=1, red=1), returned=Tokens(), noble=None)
+    """
+    if isinstance(action, Take):
+        return Take(action.gems)
+    if isinstance(action, Reserve):
+        return Reserve(action.card)
+    if isinstance(action, ReserveFromDeck):
+        return ReserveFromDeck(action.tier)
+    if isinstance(action, Buy):
+        return Buy(action.card)
+    return Pass()
+
+
+@attrs.frozen
+class Move:
+    """One move and the legal actions that play it, told apart by a later choice.
+
+    Attributes:
+        text: the move in the notation, without the choice (``+WBR``, ``b11``).
+        actions: the legal actions playing it, in the order of ``legal_actions``.
+    """
+
+    text: str
+    actions: tuple[Action, ...]
+
+    @property
+    def returns(self) -> bool:
+        """Whether playing the move means giving tokens back."""
+        return any(_returned(a) for a in self.actions)
+
+    @property
+    def payments(self) -> int:
+        """How many ways there are to pay (1 for a move that is not a buy)."""
+        return len({a.payment for a in self.actions if isinstance(a, Buy)} or {None})
+
+    @property
+    def nobles(self) -> int:
+        """How many nobles the move may bring (0 or 1 when there is no choice)."""
+        return len({a.noble for a in self.actions})
+
+
+def moves(actions: Sequence[Action], state: GameState | PlayerView) -> list[Move]:
+    """The legal actions grouped by move, in the order of their first action."""
+    grouped: dict[str, list[Action]] = {}
+    for action in actions:
+        grouped.setdefault(format_action(stem(action), state), []).append(action)
+    return [Move(text, tuple(group)) for text, group in grouped.items()]
+
+
+def find_move(text: str, found: Sequence[Move], state: GameState | PlayerView) -> Move | None:
+    """The move ``text`` names, when it names a move but leaves its choice out.
+
+    A text such as ``+WBR`` at the token limit names no legal action (tokens
+    must go back); it names the move whose actions complete it (``+WBR-K``).
+    Words work as in the notation (``take white blue red``).
+    """
+    for move in found:
+        first = move.actions[0]
+        full = format_action(first, state)
+        if not full.startswith(move.text):
+            continue
+        rest = full[len(move.text) :]
+        try:
+            if parse_action(text + rest, state) == first:
+                return move
+        except (SplendorError, ValueError):
+            continue
+    return None
+
+
+def choose(
+    move: Move,
+    state: GameState | PlayerView,
+    out: Output,
+    read: Callable[[str], str],
+    *,
+    payment: Tokens | None = None,
+) -> Action | None:
+    """Ask for what the move leaves open, one question at a time.
+
+    First the tokens to give back, then (for a buy) the payment, then the
+    noble; a question is asked only when there is a choice. Enter takes the
+    default payment; for the other questions it goes back to the move
+    prompt (``None``), as does ``q``.
+
+    Args:
+        move: the move.
+        state: the state or the mover's view.
+        out: where to write the questions.
+        read: how to read an answer (raises :class:`EOFError` at the end of input).
+        payment: the payment already given, if any.
+    """
+    group = list(move.actions)
+    if payment is not None:
+        group = [a for a in group if isinstance(a, Buy) and a.payment == payment] or group
+    returned = _distinct([_returned(a) for a in group])
+    if len(returned) > 1:
+        held = _held(state)
+        over = held + _gained(group[0]) - _limit(state)
+        out.line(
+            (f"{move.text} takes you to {held + _gained(group[0])} tokens: ", "bold"),
+            f"give back {over}.",
+        )
+        picked = _pick(
+            [f"-{_letters(r)}" for r in returned], "Give back which", None, "-K", out, read
+        )
+        if picked is None:
+            return None
+        group = [a for a in group if _returned(a) == returned[picked]]
+    payments = _distinct([a.payment for a in group if isinstance(a, Buy) and a.payment is not None])
+    if len(payments) > 1:
+        default = _default_payment(group[0], state)
+        payments.sort(key=lambda p: (p != default, _gold(p)))
+        options = [f"={_letters(p)}" + (" (default)" if p == default else "") for p in payments]
+        out.line(
+            ("Pay how? ", "bold"), "The default pays coloured tokens first, gold for the rest."
+        )
+        picked = _pick(options, "Pay", 0 if payments[0] == default else None, "=RRY", out, read)
+        if picked is None:
+            return None
+        group = [a for a in group if isinstance(a, Buy) and a.payment == payments[picked]]
+    nobles = _distinct([a.noble for a in group])
+    if len(nobles) > 1:
+        out.line(("Several nobles can come; ", "bold"), "you receive one this turn.")
+        picked = _pick([_noble_option(n) for n in nobles], "Which noble", None, "n4", out, read)
+        if picked is None:
+            return None
+        group = [a for a in group if a.noble == nobles[picked]]
+    return group[0]
+
+
+def take_hint(text: str) -> str | None:
+    """A hint for a take the rules forbid, read from its compact form (``+WBGR``).
+
+    >>> take_hint("+WBGR")
+    'a take is up to 3 gems of different colours, or 2 of one colour'
+    >>> take_hint("+RY")
+    'gold is never taken: it comes with a reserve'
+    >>> take_hint("b11") is None
+    True
+    """
+    compact = "".join(text.split()).upper()
+    if not compact.startswith("+") or "-" in compact:
+        return None
+    letters = compact[1:].replace("*", "Y")
+    if not letters or any(c not in "WBGRKY" for c in letters):
+        return None
+    if "Y" in letters:
+        return "gold is never taken: it comes with a reserve"
+    if len(letters) > 3 or (len(set(letters)) < len(letters) and len(letters) != 2):
+        return "a take is up to 3 gems of different colours, or 2 of one colour"
+    return None
+
+
+def _pick(
+    options: Sequence[str],
+    question: str,
+    default: int | None,
+    example: str,
+    out: Output,
+    read: Callable[[str], str],
+) -> int | None:
+    """Ask to pick one of ``options`` by number or by text; ``None`` goes back."""
+    line = ""
+    for i, option in enumerate(options, 1):
+        item = f"{i}) {option}"
+        if line and len(line) + len(item) > _WIDTH:
+            out.line(line.rstrip())
+            line = ""
+        line += f"  {item:<{_COLUMN}}" if len(options) > 1 else f"  {item}"
+    out.line(line.rstrip())
+    enter = "Enter for the default" if default is not None else "Enter to go back"
+    prompt = f"{question}? (a number, or e.g. {example}; {enter}): "
+    # Each choice's letters sorted (a noble's id), so typed letters match in any order.
+    plain = [sorted(option.split(" ")[0].lstrip("-=n").lower()) for option in options]
+    while True:
+        answer = "".join(read(prompt).split()).lower()
+        if not answer:
+            return default
+        if answer in CANCEL:
+            return None
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(options):
+            return int(answer) - 1
+        wanted = sorted(answer.lstrip("-=n").replace("*", "y"))
+        if wanted in plain:
+            return plain.index(wanted)
+        out.line(("Not one of the choices: ", "bold red"), f"{answer!r}; give 1 to {len(options)}.")
+
+
+def _distinct(values: Sequence[_T]) -> list[_T]:
+    return list(dict.fromkeys(values))
+
+
+def _returned(action: Action) -> Tokens:
+    return action.returned if isinstance(action, Take | Reserve | ReserveFromDeck) else Tokens()
+
+
+def _gained(action: Action) -> int:
+    if isinstance(action, Take):
+        return action.gems.total
+    return 1 if isinstance(action, Reserve | ReserveFromDeck) else 0
+
+
+def _held(state: GameState | PlayerView) -> int:
+    return state.players[state.current_player].tokens.total
+
+
+def _limit(state: GameState | PlayerView) -> int:
+    return state.rules.token_limit
+
+
+def _gold(payment: Tokens | None) -> int:
+    return 0 if payment is None else payment[GEMS[5]]
+
+
+def _letters(tokens: Tokens) -> str:
+    return "".join(gem.letter * tokens[gem] for gem in GEMS)
+
+
+def _default_payment(action: Action, state: GameState | PlayerView) -> Tokens | None:
+    """The payment of ``action``'s card that the notation means when none is given."""
+    if not isinstance(action, Buy):
+        return None
+    try:
+        meant = parse_action(format_action(attrs.evolve(action, payment=None), state), state)
+    except (SplendorError, ValueError):
+        return None
+    return meant.payment if isinstance(meant, Buy) else None
+
+
+def _noble_option(noble: Noble | None) -> str:
+    if noble is None:
+        return "none"
+    needs = " ".join(f"{n}{g.letter}" for g, n in noble.requirement.items() if n)
+    return f"n{noble.id} ({noble.points}pt for {needs})"

@@ -1,0 +1,117 @@
+"""Loading and saving the files named on the command line: records and states."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Final
+
+from splendor.errors import FileError, SplendorError
+from splendor.notation import format_record, parse_record
+from splendor.record import GameRecord
+from splendor.serialization import from_json, to_json
+from splendor.state import GameState
+from splendor.views import PlayerView
+
+__all__ = ["FileError", "describe", "load_file", "save_record", "write_text"]
+
+# Keys found only in a record's JSON, only in a view's, and in a state's (and a view's).
+_RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})
+_VIEW_KEYS: Final = frozenset({"seat", "own", "deck_sizes"})
+_STATE_KEYS: Final = frozenset({"bank", "board", "decks", "current_player", "turn", "winners"})
+
+_NEITHER: Final = 'is not a game record or a game state (a JSON document with "format": 1)'
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def load_file(path: str) -> GameRecord | GameState | PlayerView:
+    """Read a record (JSON or the text format), a state or a player's view (JSON) from a file.
+
+    Raises:
+        FileError: when the file cannot be read or is not a record, a state or a view.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FileError(f"cannot read {path}: {error}") from error
+    try:
+        if text.lstrip().startswith("[") and _is_json(text):
+            raise FileError(f"{path} {_NEITHER}; it holds no JSON object")
+        if text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text)
+            except RecursionError as error:
+                raise FileError(f"{path} is not valid JSON: nested too deeply") from error
+            except ValueError as error:
+                raise FileError(f"{path} is not valid JSON: {error}") from error
+            if isinstance(data, dict) and _RECORD_KEYS & data.keys():
+                return from_json(text, GameRecord)
+            if isinstance(data, dict) and _VIEW_KEYS & data.keys():
+                return from_json(text, PlayerView)
+            if isinstance(data, dict) and _STATE_KEYS & data.keys():
+                return from_json(text, GameState)
+            if not isinstance(data, dict):
+                raise FileError(f"{path} {_NEITHER}; it holds no JSON object")
+            try:
+                return from_json(text, GameState)
+            except SplendorError as error:
+                raise FileError(f"{path} {_NEITHER}; read as a state: {error}") from error
+        return parse_record(text)
+    except FileError:
+        raise
+    except SplendorError as error:
+        raise FileError(f"cannot load {path}: {error}") from error
+    except RecursionError as error:
+        raise FileError(f"cannot load {path}: nested too deeply") from error
+    except ValueError as error:
+        # The loaders raise library errors only; this keeps a slip a one-line message.
+        raise FileError(f"cannot load {path}: {error}") from error
+
+
+def describe(loaded: GameRecord | GameState | PlayerView) -> str:
+    """What a loaded file holds, for messages: ``"a game record"``, ``"a state"``, ``"a view"``."""
+    if isinstance(loaded, GameRecord):
+        return "a game record"
+    return "a state" if isinstance(loaded, GameState) else "a player's view"
+
+
+def save_record(record: GameRecord, path: str) -> None:
+    """Write a record to a file, as JSON for ``.json`` files, else as text.
+
+    The file is replaced in one step (written aside, then renamed), so an
+    interruption never leaves a half-written record.
+
+    Raises:
+        FileError: when the file cannot be written.
+    """
+    text = to_json(record, indent=1) + "\n" if path.endswith(".json") else format_record(record)
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise FileError(f"cannot write {path}: {error}") from error
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to the file ``path``.
+
+    Raises:
+        FileError: when the file cannot be written.
+    """
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise FileError(f"cannot write {path}: {error}") from error

@@ -1,0 +1,198 @@
+"""``splendor play``: a game in the terminal, one human seat against bots."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable
+
+import attrs
+
+from splendor._table import plural
+from splendor.bots import Bot, bot_name
+from splendor.cli.common import (
+    Subcommands,
+    UsageError,
+    add_bot_options,
+    add_players_option,
+    bots_for,
+)
+from splendor.cli.files import describe, load_file, save_record
+from splendor.cli.output import Output
+from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
+from splendor.cli.text import finish_lines, show_table
+from splendor.errors import BotError, FileError, SplendorError
+from splendor.legal import legal_actions
+from splendor.notation import format_action
+from splendor.record import GameRecord
+from splendor.views import view
+
+__all__ = ["add_parser", "run_play"]
+
+
+def add_parser(commands: Subcommands) -> None:
+    """Add ``splendor play`` to the command line."""
+    play = commands.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play a game against bots; type help at the prompt for the notation.",
+    )
+    add_players_option(play, 2, "2")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first (default 0)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
+    play.add_argument("--name", default="You", help="your name in the record")
+    add_bot_options(
+        play,
+        ["greedy"],
+        "the other players: one bot for all other seats, or one per other seat",
+        "greedy",
+    )
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        help="save the game to FILE after every turn (.json for JSON, else text)",
+    )
+    play.add_argument(
+        "--resume", metavar="FILE", help="go on with a game saved in FILE (saved back to it)"
+    )
+    play.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:
+    """Play a game in the terminal: one human seat, bots at the others."""
+    if args.resume:
+        loaded = load_file(args.resume)
+        if not isinstance(loaded, GameRecord):
+            raise UsageError(
+                f"{args.resume} holds {describe(loaded)}, not a game record: cannot resume it"
+            )
+        record = loaded
+        players = record.players
+    else:
+        players = args.players
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        record = GameRecord.start(players, seed=seed)
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be 0 to {players - 1}")
+    others = bots_for(args.bots, players - 1, record.seed)
+    bots: list[Bot | None] = [*others[: args.seat], None, *others[args.seat :]]
+    if record.names is not None:
+        names = list(record.names)
+    else:
+        names = [
+            args.name if bot is None else f"P{seat} {bot_name(bot)}"
+            for seat, bot in enumerate(bots)
+        ]
+        record = attrs.evolve(record, names=tuple(names))
+    files = _Files(out, args.save or args.resume)
+
+    def save(path: str | None, *, quitting: bool = False) -> None:
+        files.save(record, path, quitting=quitting)
+
+    rngs = [random.Random(f"splendor-bot:{record.seed}:{seat}") for seat in range(players)]
+    if record.actions:
+        start = f"; the game goes on after {plural(len(record.actions), 'turn')}"
+    else:
+        start = " and move first" if args.seat == 0 else ""
+    out.line(
+        (f"A {players}-player game, seed {record.seed}. ", "bold"),
+        f"You play seat {args.seat} as {names[args.seat]}{start}. "
+        "Type help for the notation, quit to stop.",
+    )
+    try:
+        while True:
+            state = record.final_state()
+            if state.is_over:
+                break
+            seat = state.current_player
+            actions = legal_actions(state)
+            seen = view(state, seat)
+            bot = bots[seat]
+            if bot is None:
+                out.line()
+                show_table(view(state, args.seat), out, names=names)
+                out.line((f"Turn {state.turn + 1}. Your legal moves:", "bold"))
+                show_moves(actions, seen, out)
+                action = ask(seen, actions, out, read, save, names)
+            else:
+                action = bot(seen, actions, rngs[seat])
+            try:
+                text = format_action(action, state)
+                record = record.append(action)
+            except SplendorError as error:
+                if bot is None:
+                    raise
+                raise BotError(
+                    f"the bot at seat {seat} ({bot_name(bot)}) played {action!r}: {error}"
+                ) from error
+            if bot is None:
+                out.line(("You play ", "bold"), (text, "bold"), f": {action}")
+            else:
+                out.line((f"{names[seat]}", "bold"), f" plays {text}: {action}")
+            files.after_turn(record)
+    except (Quit, KeyboardInterrupt) as stop:
+        out.line()
+        if not files.paths and isinstance(stop, Quit) and stop.asked and record.actions:
+            offer_to_save(out, read, save)
+        turns = plural(len(record.actions), "turn")
+        if files.paths:
+            files.after_turn(record)
+            out.line((f"Game stopped after {turns}; the game so far is in {files}.", "bold"))
+            out.line(f"Go on with it: splendor play --resume {files.paths[0]}")
+        else:
+            out.line((f"Game stopped after {turns}, not saved.", "bold"))
+            out.line(
+                "To keep a game, type save FILE at the prompt before quitting, "
+                "or start with splendor play --save FILE."
+            )
+        return 0
+    final = record.final_state()
+    out.line()
+    show_table(final, out, names=names)
+    finish_lines(final, names, out)
+    if files.paths:
+        out.line((f"The game is saved in {files}.", "dim"))
+    return 0
+
+
+class _Files:
+    """The files a game is saved to, after every turn: those given, all of them.
+
+    Args:
+        out: where to say what was saved.
+        first: the file given when starting (``--save`` or ``--resume``), if any.
+    """
+
+    def __init__(self, out: Output, first: str | None) -> None:
+        self.out = out
+        self.paths: list[str] = [first] if first else []
+
+    def __str__(self) -> str:
+        return " and ".join(self.paths)
+
+    def save(self, record: GameRecord, path: str | None, *, quitting: bool = False) -> None:
+        """Save to ``path`` (``None``: to the files saved to before), and keep saving there."""
+        if path is None and not self.paths:
+            self.out.line("Give a file to save to: save FILE (.json for JSON, else text).")
+            return
+        targets = self.paths if path is None else [path]
+        try:
+            for target in targets:
+                save_record(record, target)
+        except FileError as error:
+            self.out.line(("Not saved: ", "bold red"), str(error))
+            return
+        if path is not None and path not in self.paths:
+            self.paths.append(path)
+        if quitting:
+            self.out.line((f"Saved to {', '.join(targets)}.", "dim"))
+            return
+        again = "it is" if len(self.paths) == 1 else f"{self} are"
+        self.out.line(
+            (f"Saved to {', '.join(targets)}; {again} saved again after every turn.", "dim")
+        )
+
+    def after_turn(self, record: GameRecord) -> None:
+        """Save to every file."""
+        for path in self.paths:
+            save_record(record, path)

@@ -1,0 +1,60 @@
+"""Text pictures of the table for the terminal: :func:`show_table` and the scores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from splendor.board import board_lines
+from splendor.cli.output import Output
+from splendor.state import GameState
+from splendor.views import PlayerView
+
+__all__ = ["finish_lines", "show_table", "winners_line"]
+
+
+def show_table(
+    table: GameState | PlayerView,
+    out: Output,
+    *,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Write the board (:func:`splendor.board.board_lines`), in colour when ``out`` has it.
+
+    Args:
+        table: a state or a view.
+        out: where to write.
+        seat: for a state, draw from this seat's viewpoint (as :func:`~splendor.svg.render_svg`).
+        names: a name per seat.
+    """
+    for line in board_lines(table, seat=seat, names=names, styled=out.rich):
+        out.line(*line)
+
+
+def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
+    """``"Ann wins."``, ``"You win."``, ``"Ann and Bo share the win."``.
+
+    >>> winners_line([1], ["Ann", "You"]), winners_line([0, 1], ["Ann", "Bo"])
+    ('You win.', 'Ann and Bo share the win.')
+    """
+    who = " and ".join(names[s] for s in winners)
+    if len(winners) > 1:
+        return f"{who} share the win."
+    return f"{who} win." if who.lower() == "you" else f"{who} wins."
+
+
+def finish_lines(state: GameState, names: Sequence[str], out: Output) -> None:
+    """Write the final scores table and who won."""
+    rows = [
+        [
+            ("* " if seat in state.winners else "  ") + names[seat],
+            str(player.points),
+            str(len(player.cards)),
+            str(len(player.nobles)),
+        ]
+        for seat, player in enumerate(state.players)
+    ]
+    out.table(
+        f"Final scores after {state.round} rounds", ["Player", "Points", "Cards", "Nobles"], rows
+    )
+    out.line((winners_line(state.winners, names), "bold green"))

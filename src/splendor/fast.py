@@ -1,0 +1,205 @@
+"""Games at C speed for playouts and search: :class:`Game` and :func:`random_playouts`.
+
+:class:`Game` holds one game in a small flat C structure (the compiled kernel
+``splendor._kernel``, written in Cython) and plays it in place. It lists
+exactly :func:`splendor.legal_actions` in the same order, and reaches exactly
+the states :func:`splendor.apply` reaches; it converts from and to
+:class:`~splendor.GameState` at the edges, so everything else in the library
+keeps working on states. :func:`random_playouts` plays whole random games
+inside the kernel.
+
+When the kernel is not compiled (the package was built without a C
+compiler, or with ``SPLENDOR_PURE=1`` in the build's environment), or when
+``SPLENDOR_PURE=1`` is set in the environment when this module is first
+imported, the same interface runs in pure Python on the attrs engine
+(:mod:`splendor.fast_pure`), with the same results, only slower.
+:data:`COMPILED` says which one is in use.
+
+>>> from splendor.fast import Game
+>>> game = Game.new(2, seed=1)
+>>> game.moves(), str(game.action(0))
+(30, 'take 1W 1B 1G')
+>>> game.play(0)
+>>> game.current_player, game.state().players[0].tokens
+(1, Tokens(white=1, blue=1, green=1))
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import TYPE_CHECKING, Final
+
+from splendor import fast_pure
+from splendor.errors import InvalidArgumentError
+from splendor.fast_pure import Playouts
+from splendor.rules import Rules
+from splendor.state import GameState
+
+__all__ = ["COMPILED", "STATE_SIZE", "Game", "Playouts", "random_bot_game", "random_playouts"]
+
+
+def _pure_requested() -> bool:
+    return os.environ.get("SPLENDOR_PURE", "") not in ("", "0")
+
+
+if TYPE_CHECKING:
+    # Both implementations have the interface of the pure one.
+    from splendor.fast_pure import Game as _Base
+    from splendor.fast_pure import random_playouts as _random_playouts
+
+    _COMPILED = False
+    _STATE_SIZE = 0
+else:
+    _kernel = None
+    if not _pure_requested():
+        try:
+            from splendor import _kernel
+        except ImportError:  # built without a compiler: the fallback below
+            _kernel = None
+    if _kernel is None:
+        _Base = fast_pure.Game
+        _random_playouts = fast_pure.random_playouts
+        _COMPILED = False
+        _STATE_SIZE = 0
+    else:
+        _Base = _kernel.Game
+        _random_playouts = _kernel.random_playouts
+        _COMPILED = True
+        _STATE_SIZE = _kernel.STATE_SIZE
+
+#: Whether the compiled kernel is in use (``False``: the pure-Python fallback).
+COMPILED: Final[bool] = _COMPILED
+#: The size in bytes of the C structure holding one game (0 for the fallback).
+STATE_SIZE: Final[int] = _STATE_SIZE
+
+
+class Game(_Base):
+    """A game in progress, played in place: at C speed when :data:`COMPILED`.
+
+    Make one with :meth:`~splendor.fast_pure.Game.from_state` or
+    :meth:`~splendor.fast_pure.Game.new`. :meth:`~splendor.fast_pure.Game.moves`
+    counts the legal actions, in the order of :func:`splendor.legal_actions`;
+    :meth:`~splendor.fast_pure.Game.action` gives one as an action value and
+    :meth:`~splendor.fast_pure.Game.play` plays it by its index, in place.
+    :meth:`~splendor.fast_pure.Game.state` converts back to a
+    :class:`~splendor.GameState`; :meth:`~splendor.fast_pure.Game.copy` is cheap
+    (a copy of the C structure), for tree search. The methods are those of
+    :class:`splendor.fast_pure.Game`, documented there.
+
+    Methods:
+
+    - ``Game.from_state(state)``: the game at a :class:`~splendor.GameState`;
+      a state that fails :func:`splendor.check_state` is refused with its
+      :class:`~splendor.InvalidStateError`.
+    - ``Game.new(players, *, seed, rules=None)``: the game
+      :func:`splendor.new_game` deals for the same arguments.
+    - ``state()``: the current :class:`~splendor.GameState`.
+    - ``copy()``: an independent copy (also ``copy.copy``; a game pickles as
+      its state).
+    - ``moves()``: the number of legal actions (0 once the game is over).
+    - ``action(i)``: ``legal_actions(game.state())[i]``; ``actions()``: all.
+    - ``play(i)``: play action ``i`` in place. An index that is not an int
+      or is out of range raises :class:`~splendor.InvalidArgumentError`, and
+      :class:`~splendor.IllegalActionError` once the game is over; the game
+      is then unchanged. Negative indices count from the end, as in a tuple.
+    - ``play_random(seed, max_turns=None)``: play uniformly random actions
+      in place to the end (or ``max_turns`` turns), drawn as
+      :func:`random_playouts` draws them; returns the turns played.
+
+    Properties: ``current_player``, ``turn``, ``is_over``, ``winners``,
+    ``points`` (per seat) and ``rules``.
+
+    The compiled kernel plays with at most 255 tokens of each colour and
+    fewer than 2**62 turns; a state beyond that raises
+    :class:`~splendor.InvalidArgumentError`.
+
+    >>> game = Game.new(3, seed=5)
+    >>> clone = game.copy()
+    >>> clone.play_random(seed=1) > 0, clone.is_over, game.turn
+    (True, True, 0)
+    """
+
+    __slots__ = ()
+
+
+def random_playouts(
+    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+) -> Playouts:
+    """Play ``games`` uniformly random games to their end from ``start``.
+
+    Every turn draws one action uniformly among the legal ones with
+    :class:`~splendor.fast_pure.SplitMix64` (one generator seeded with
+    ``seed`` for all the games, one draw per turn), so the result depends only
+    on ``start`` and ``seed``, and is the same with and without the compiled
+    kernel. When compiled, the games are played entirely inside the kernel.
+
+    Args:
+        start: a :class:`~splendor.GameState` (checked with
+            :func:`splendor.check_state`) or a :class:`Game` (left as it is).
+        games: the number of games to play.
+        seed: the seed of the generator (any int, taken mod 2**64).
+        max_turns: stop a game after this many turns (it then counts as
+            unfinished); ``None`` plays every game to its end. Under house
+            rules where no card can be bought, a game may never end.
+
+    Returns:
+        The wins per seat, the turns played and the unfinished games.
+
+    Raises:
+        InvalidArgumentError: for a bad argument.
+        InvalidStateError: for a state that fails :func:`splendor.check_state`.
+
+    >>> from splendor import new_game
+    >>> result = random_playouts(new_game(2, seed=3), 10, seed=7)
+    >>> result.games, len(result.wins), result.unfinished
+    (10, 2, 0)
+    """
+    return _random_playouts(start, games, seed=seed, max_turns=max_turns)
+
+
+def random_bot_game(
+    players: int, *, seed: int, rules: Rules | None = None, max_turns: int = 1000
+) -> tuple[Game, tuple[int, ...]]:
+    """Play the game :func:`splendor.play_game` plays between :class:`~splendor.RandomBot` s.
+
+    Each seat draws its action as a :class:`~splendor.RandomBot` does, from
+    the same per-seat :class:`random.Random` that :func:`~splendor.play_game`
+    gives it, so the game is move for move the one ``play_game([RandomBot()]
+    * players, seed=seed, rules=rules, max_turns=max_turns)`` plays, at the
+    speed of a :class:`Game` (the random choice is the only Python left in a
+    turn). A driver such as ``splendor simulate`` can use it for games
+    between random bots only: other bots need each seat's view.
+
+    Args:
+        players: the number of players, 2 to 4.
+        seed: the seed of the deal and of the bots' generators.
+        rules: the rules to play under; the published rules by default.
+        max_turns: stop after this many turns (the game is then not over).
+
+    Returns:
+        The game at its end (or after ``max_turns`` turns) and the index of
+        the action played each turn, among the legal actions of its state.
+
+    Raises:
+        InvalidArgumentError: for a bad player count, seed, rules or ``max_turns``.
+
+    >>> game, indices = random_bot_game(2, seed=3)
+    >>> game.is_over, len(indices) == game.turn
+    (True, True)
+    """
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+    game = Game.new(players, seed=seed, rules=rules)
+    # The generators play_game gives the bots, one per seat.
+    draws = [random.Random(f"splendor-bot:{seed}:{seat}").randrange for seat in range(players)]
+    played: list[int] = []
+    for _ in range(max_turns):
+        if game.is_over:
+            break
+        index = draws[game.current_player](game.moves())
+        game.play(index)
+        played.append(index)
+    return game, tuple(played)

@@ -1,0 +1,327 @@
+"""The pure-Python implementation of :mod:`splendor.fast`, on the attrs engine.
+
+:mod:`splendor.fast` uses it when the compiled kernel is not installed (no C
+compiler when the package was built, or ``SPLENDOR_PURE=1`` at build time) or
+when ``SPLENDOR_PURE=1`` is set when :mod:`splendor.fast` is first imported.
+It has the same interface and gives the same results as the kernel: the same
+actions in the same order, the same states, and the same random playouts for
+the same seed (both draw from :class:`SplitMix64` the same way). It can also
+be imported directly, to compare the two.
+
+>>> game = Game.new(2, seed=1)
+>>> game.moves(), str(game.action(0))
+(30, 'take 1W 1B 1G')
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Final, Self
+
+import attrs
+
+from splendor.actions import Action
+from splendor.deal import new_game
+from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.legal import legal_actions
+from splendor.play import apply
+from splendor.rules import Rules
+from splendor.state import GameState
+from splendor.validation import check_state
+
+__all__ = ["Game", "Playouts", "SplitMix64", "random_playouts"]
+
+_MASK: Final = (1 << 64) - 1
+_MOST_TURNS: Final = 1 << 62
+
+
+class SplitMix64:
+    """The seeded generator of random playouts: SplitMix64.
+
+    SplitMix64 (Steele, Lea and Flood, 2014) keeps one 64-bit word ``x``; each
+    output adds ``0x9E3779B97F4A7C15`` to it (mod 2**64) and mixes the result.
+    The seed is taken mod 2**64. :meth:`below` draws a uniform integer in
+    ``[0, n)``: it rejects outputs below ``2**64 mod n`` and answers the
+    output mod ``n``. The compiled kernel draws the same numbers, so a
+    playout with the same seed plays the same game on both.
+
+    >>> rng = SplitMix64(0)
+    >>> hex(rng.next())
+    '0xe220a8397b1dcdaf'
+    >>> [rng.below(10) for _ in range(5)]
+    [0, 9, 4, 7, 0]
+    """
+
+    __slots__ = ("_x",)
+
+    def __init__(self, seed: int) -> None:
+        self._x = _seed(seed)
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        x = self._x = (self._x + 0x9E3779B97F4A7C15) & _MASK
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+        return x ^ (x >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, for ``n >= 1``."""
+        threshold = ((1 << 64) - n) % n
+        r = self.next()
+        while r < threshold:
+            r = self.next()
+        return r % n
+
+
+def _seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+    return seed & _MASK
+
+
+def _most_turns(max_turns: object) -> int:
+    if max_turns is None:
+        return _MOST_TURNS
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+        raise InvalidArgumentError(
+            f"max_turns must be a non-negative int or None, got {max_turns!r}"
+        )
+    return min(max_turns, _MOST_TURNS)
+
+
+@attrs.frozen
+class Playouts:
+    """What :func:`random_playouts` found.
+
+    Attributes:
+        games: the number of games played.
+        wins: per seat, the number of games that seat won; a shared win
+            counts for every seat that shares it, so the wins may add up to
+            more than ``games``.
+        turns: the turns played in all the games together.
+        unfinished: the games stopped by ``max_turns`` before their end
+            (they count in ``turns`` but nobody wins them).
+    """
+
+    games: int
+    wins: tuple[int, ...]
+    turns: int
+    unfinished: int = 0
+
+    def win_rates(self) -> tuple[float, ...]:
+        """Per seat, the share of the games it won (0.0 when no game was played).
+
+        >>> Playouts(games=4, wins=(3, 1), turns=300).win_rates()
+        (0.75, 0.25)
+        """
+        if not self.games:
+            return tuple(0.0 for _ in self.wins)
+        return tuple(won / self.games for won in self.wins)
+
+
+class Game:
+    """A game in progress that moves in place, on the attrs engine.
+
+    See :class:`splendor.fast.Game` for the interface; this class plays it with
+    :func:`~splendor.legal_actions` and :func:`~splendor.apply`.
+    """
+
+    __slots__ = ("_actions", "_state")
+
+    _state: GameState
+    _actions: tuple[Action, ...] | None
+
+    def __init__(self) -> None:
+        raise InvalidArgumentError(
+            "make a Game with Game.from_state(state) or Game.new(players, seed=...)"
+        )
+
+    @classmethod
+    def _of(cls, state: GameState) -> Self:
+        game = object.__new__(cls)
+        game._state = state
+        game._actions = None
+        return game
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Self:
+        """The game at ``state``.
+
+        Raises:
+            InvalidStateError: when ``state`` fails :func:`splendor.check_state`.
+            InvalidArgumentError: when ``state`` is not a :class:`~splendor.GameState`.
+        """
+        check_state(state)
+        return cls._of(state)
+
+    @classmethod
+    def new(cls, players: int, *, seed: int | None, rules: Rules | None = None) -> Self:
+        """A new game, dealt as :func:`splendor.new_game` deals it for the same arguments."""
+        return cls._of(new_game(players, seed=seed, rules=rules))
+
+    def state(self) -> GameState:
+        """The game's current state as a :class:`~splendor.GameState`."""
+        return self._state
+
+    def copy(self) -> Self:
+        """An independent copy: playing on one leaves the other as it is."""
+        other = type(self)._of(self._state)
+        other._actions = self._actions
+        return other
+
+    def __copy__(self) -> Self:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return _restore, (type(self), self._state)
+
+    @property
+    def rules(self) -> Rules:
+        """The :class:`~splendor.Rules` the game is played under."""
+        return self._state.rules
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move (0 once the game is over)."""
+        return self._state.current_player
+
+    @property
+    def turn(self) -> int:
+        """The number of turns played so far."""
+        return self._state.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self._state.winners)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over, else ``()``."""
+        return self._state.winners
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Each seat's prestige points."""
+        return tuple(player.points for player in self._state.players)
+
+    def _listing(self) -> tuple[Action, ...]:
+        actions = self._actions
+        if actions is None:
+            actions = self._actions = legal_actions(self._state)
+        return actions
+
+    def _index(self, index: object) -> int:
+        if isinstance(index, bool) or not hasattr(index, "__index__"):
+            raise InvalidArgumentError(
+                f"an action index must be an int, got {type(index).__name__}"
+            )
+        i = operator.index(index)
+        n = len(self._listing())
+        if n == 0:
+            raise IllegalActionError("the game is over")
+        if not -n <= i < n:
+            raise InvalidArgumentError(
+                f"action index {i} is out of range: there are {n} legal actions"
+            )
+        return i + n if i < 0 else i
+
+    def moves(self) -> int:
+        """The number of legal actions (0 once the game is over)."""
+        return len(self._listing())
+
+    def action(self, index: int) -> Action:
+        """The action at ``index`` in ``legal_actions(self.state())``.
+
+        Raises:
+            InvalidArgumentError: for an index that is not an int or out of range.
+            IllegalActionError: when the game is over.
+        """
+        return self._listing()[self._index(index)]
+
+    def actions(self) -> tuple[Action, ...]:
+        """Every legal action, as :func:`splendor.legal_actions` lists them."""
+        return self._listing()
+
+    def play(self, index: int) -> None:
+        """Play the action at ``index`` in place (see :meth:`action`).
+
+        Raises:
+            InvalidArgumentError: for an index that is not an int or out of range.
+            IllegalActionError: when the game is over.
+        """
+        action = self._listing()[self._index(index)]
+        self._state = apply(self._state, action)
+        self._actions = None
+
+    def play_random(self, seed: int, max_turns: int | None = None) -> int:
+        """Play uniformly random actions to the end (or ``max_turns`` turns) in place.
+
+        The actions are drawn with :class:`SplitMix64` from ``seed``, as
+        :func:`random_playouts` draws them; returns the number of turns played.
+        """
+        rng = SplitMix64(seed)
+        most = _most_turns(max_turns)
+        turns = 0
+        state = self._state
+        while not state.winners and turns < most:
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.below(len(actions))])
+            turns += 1
+        self._state = state
+        self._actions = None
+        return turns
+
+    def __repr__(self) -> str:
+        state = self._state
+        return (
+            f"Game(players={len(state.players)}, turn={state.turn}, "
+            f"current_player={state.current_player}, points={list(self.points)}, "
+            f"winners={state.winners})"
+        )
+
+
+def _restore(cls: type[Game], state: GameState) -> Game:
+    return cls.from_state(state)
+
+
+def random_playouts(
+    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+) -> Playouts:
+    """Play ``games`` uniformly random games to their end from ``start``.
+
+    See :func:`splendor.fast.random_playouts`.
+    """
+    if isinstance(start, Game):
+        origin = start.state()
+    elif isinstance(start, GameState):
+        check_state(start)
+        origin = start
+    else:
+        raise InvalidArgumentError(
+            f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
+        )
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise InvalidArgumentError(f"games must be a non-negative int, got {games!r}")
+    rng = SplitMix64(seed)
+    most = _most_turns(max_turns)
+    wins = [0] * len(origin.players)
+    total = 0
+    unfinished = 0
+    for _ in range(games):
+        state = origin
+        turns = 0
+        while not state.winners and turns < most:
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.below(len(actions))])
+            turns += 1
+        total += turns
+        if state.winners:
+            for seat in state.winners:
+                wins[seat] += 1
+        else:
+            unfinished += 1
+    return Playouts(games=games, wins=tuple(wins), turns=total, unfinished=unfinished)

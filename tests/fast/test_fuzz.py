@@ -1,0 +1,122 @@
+"""Hostile input to :mod:`splendor.fast`: every call gives a correct result or the library's error.
+
+Hypothesis corrupts states of random games field by field and feeds them to
+``Game.from_state`` and ``random_playouts``, and plays random indices, on the
+compiled kernel and on the pure fallback alike. Nothing may crash the
+interpreter or escape as another exception, and a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import attrs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from splendor import (
+    CARDS,
+    NOBLES,
+    GameState,
+    IllegalActionError,
+    InvalidArgumentError,
+    PlayerState,
+    SplendorError,
+    Tokens,
+    apply,
+    legal_actions,
+)
+from tests.strategies import game_states
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 20),
+    st.integers(-(2**70), 2**70),
+    st.text(max_size=3),
+    st.sampled_from(CARDS),
+    st.sampled_from(NOBLES),
+)
+_TOKENS = st.builds(Tokens, *[st.integers(0, 300)] * 6)
+_JUNK = st.one_of(
+    _SCALARS,
+    _TOKENS,
+    st.tuples(),
+    st.lists(_SCALARS, max_size=5).map(tuple),
+    st.lists(st.sampled_from(CARDS), max_size=6).map(tuple),
+    st.lists(st.lists(st.one_of(st.none(), st.sampled_from(CARDS)), max_size=5).map(tuple)).map(
+        tuple
+    ),
+)
+_STATE_FIELDS = [field.name for field in attrs.fields(GameState)]
+_PLAYER_FIELDS = [field.name for field in attrs.fields(PlayerState)]
+
+
+@st.composite
+def corrupted_states(draw: st.DrawFn) -> GameState:
+    """A state of a random game with one or two fields replaced by junk."""
+    state = draw(game_states(max_turns=80))
+    for _ in range(draw(st.integers(1, 2))):
+        players = state.players
+        if draw(st.booleans()) and type(players) is tuple and players:
+            seat = draw(st.integers(0, len(players) - 1))
+            name = draw(st.sampled_from(_PLAYER_FIELDS))
+            player = attrs.evolve(players[seat], **{name: draw(_JUNK)})
+            state = attrs.evolve(state, players=(*players[:seat], player, *players[seat + 1 :]))
+        else:
+            state = attrs.evolve(state, **{draw(st.sampled_from(_STATE_FIELDS)): draw(_JUNK)})
+    return state
+
+
+@settings(max_examples=80)
+@given(corrupted_states())
+def test_from_state_accepts_exactly_what_check_state_accepts(
+    both: ModuleType, state: GameState
+) -> None:
+    try:
+        game = both.Game.from_state(state)
+    except SplendorError:
+        return
+    # Accepted: a valid state, played exactly as the engine plays it.
+    assert game.state() == state
+    actions = legal_actions(state)
+    assert game.actions() == actions
+    if actions:
+        game.play(len(actions) - 1)
+        assert game.state() == apply(state, actions[-1])
+
+
+@settings(max_examples=40)
+@given(corrupted_states(), st.integers(0, 2**64))
+def test_random_playouts_refuse_bad_states(both: ModuleType, state: GameState, seed: int) -> None:
+    try:
+        result = both.random_playouts(state, 1, seed=seed, max_turns=50)
+    except SplendorError:
+        return
+    assert result.games == 1
+    assert result.turns <= 50
+
+
+_INDICES = st.one_of(
+    st.integers(-60, 60),
+    st.integers(-(2**80), 2**80),
+    st.sampled_from([None, "1", 1.0, True, b"0", (1,)]),
+)
+
+
+@settings(max_examples=60)
+@given(game_states(max_turns=150), st.lists(_INDICES, max_size=25))
+def test_play_with_any_index(both: ModuleType, state: GameState, indices: list[object]) -> None:
+    game = both.Game.from_state(state)
+    for index in indices:
+        actions = legal_actions(state)
+        try:
+            game.play(index)  # anything, on purpose
+        except (InvalidArgumentError, IllegalActionError):
+            assert game.state() == state
+            ok = type(index) is int and -len(actions) <= index < len(actions)
+            assert not ok
+            continue
+        assert type(index) is int
+        state = apply(state, actions[index])
+        assert game.state() == state
