@@ -65,7 +65,8 @@ _NOBLE: Final[dict[Noble, tuple[int, ...]]] = {
 }
 _ROLLOUTS: Final = ("prior", "random", "none")
 _AIMS: Final = 4
-_W = {"bonus": 0.6, "token": 0.05, "gold": 0.15, "noble": 1.2}
+# The weights of the evaluation (see _score), in prestige points.
+_W: Final = {"bonus": 0.6, "token": 0.05, "gold": 0.15, "noble": 1.2, "reach": 0.5}
 
 
 class _Node:
@@ -136,7 +137,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         widening: float = 1.5,
         rollout: str = "prior",
-        rollout_rounds: int = 1,
+        rollout_rounds: int = 0,
         temperature: float = 2.5,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
@@ -187,7 +188,7 @@ class ISMCTSBot:
             "exploration": 0.7,
             "widening": 1.5,
             "rollout": "prior",
-            "rollout_rounds": 1,
+            "rollout_rounds": 0,
             "temperature": 2.5,
         }
         for option, default in defaults.items():
@@ -454,10 +455,18 @@ def _legal_first(order: list[Action], actions: Sequence[Action], width: int) -> 
 
 
 def _best_prior(state: GameState, actions: Sequence[Action], rng: random.Random) -> Action:
-    """The rollout policy: buy the best card when any is affordable, else the prior's best."""
+    """The rollout policy: buy the best card when any is affordable, else the prior's best.
+
+    Without a buy only the takes that return nothing compete, when there are
+    any (as for a greedy player; it keeps the rollouts cheap).
+    """
     buys = [action for action in actions if type(action) is Buy]
     if buys:
         actions = buys
+    else:
+        takes = [a for a in actions if type(a) is Take and not a.returned]
+        if takes:
+            actions = takes
     scores = _priors(state, actions)
     top = max(scores)
     best = [i for i, s in enumerate(scores) if s == top]
@@ -478,7 +487,16 @@ def _score(state: GameState, player: PlayerState) -> float:
         missing = sum(need[c] - bonus[c] for c in range(5) if need[c] > bonus[c])
         total = sum(need)
         value += _W["noble"] * ((total - missing) / total) ** 2
-    for card, need in _needs(player, player.reserved):
-        gap = _missing(need, held)
-        value += _CARD[card][2] * (0.5 if gap == 0 else 0.25 / gap)
+    # What the tokens are for: the cards within reach (face up or reserved),
+    # worth their points and bonus, the nearer the more; the best two count.
+    reach = [card for row in state.board for card in row if card is not None]
+    reach += player.reserved
+    first = second = 0.0
+    for card, need in _needs(player, reach):
+        worth = (_CARD[card][2] + _W["bonus"]) / (1.0 + _missing(need, held))
+        if worth > first:
+            first, second = worth, first
+        elif worth > second:
+            second = worth
+    value += _W["reach"] * (first + 0.5 * second)
     return value
