@@ -71,11 +71,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--options", default="{}", help="more ISMCTSBot options, as JSON")
+    parser.add_argument("--tally", type=int, default=0, help="print the wins every N games")
     args = parser.parse_args(argv)
     for iterations in args.iterations:
         tasks = [(g, args.players, iterations, args.options) for g in range(args.games)]
         started = time.perf_counter()
-        results = [r for _, r in run_tasks(_game, tasks, workers=args.workers)]
+        results = []
+        for _, result in run_tasks(_game, tasks, workers=args.workers):
+            results.append(result)
+            if args.tally and len(results) % args.tally == 0:
+                won = sum(r[0] for r in results)
+                print(f"  {len(results)} games: won {won:g}", file=sys.stderr, flush=True)
         wins = sum(r[0] for r in results)
         moves = sum(r[3] for r in results)
         low, high = _wilson(wins, len(results))

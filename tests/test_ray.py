@@ -7,6 +7,7 @@ Ray is not installed (``nox -s ray`` installs it and runs them).
 
 from __future__ import annotations
 
+import io
 import socket
 import subprocess
 import sys
@@ -106,3 +107,24 @@ def test_an_unreachable_cluster_is_a_clean_error_at_once() -> None:
         round_robin(["greedy", "random"], games=2, ray=f"127.0.0.1:{port}")
     assert time.monotonic() - started < 30
     assert not ray.is_initialized()
+
+
+def test_the_command_line_runs_on_a_cluster_with_the_same_results(
+    head: str, tmp_path: Path
+) -> None:
+    from splendor.cli import main
+
+    files = {name: tmp_path / f"{name}.json" for name in ("sim", "sim-ray", "tour", "tour-ray")}
+    simulate = ["simulate", "-n", "6", "--bots", "greedy", "random", "--seed", "2", "-q"]
+    assert main([*simulate, "--json", str(files["sim"])], stdout=io.StringIO()) == 0
+    assert (
+        main([*simulate, "--json", str(files["sim-ray"]), "--ray", head], stdout=io.StringIO()) == 0
+    )
+    assert files["sim"].read_text() == files["sim-ray"].read_text()
+    tournament = ["tournament", "--bots", "random", "greedy", "-n", "4", "-q"]
+    assert main([*tournament, "--json", str(files["tour"])], stdout=io.StringIO()) == 0
+    assert (
+        main([*tournament, "--json", str(files["tour-ray"]), "--ray", head], stdout=io.StringIO())
+        == 0
+    )
+    assert files["tour"].read_text() == files["tour-ray"].read_text()

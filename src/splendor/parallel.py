@@ -154,11 +154,23 @@ def _connect(module: ModuleType, address: str) -> bool:
     else:
         _check_reachable(address)
         options["address"] = address
-    try:
-        module.init(**options)
-    except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError...
-        where = "a local Ray instance" if address == LOCAL else f"the Ray cluster at {address!r}"
-        raise RayError(f"cannot start or reach {where}: {type(error).__name__}: {error}") from error
+    # A local instance that fails to start in time (Ray waits 30 s for its
+    # processes, which a busy machine can exceed) is given a second chance.
+    attempts = 2 if address == LOCAL else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            module.init(**options)
+        except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError...
+            module.shutdown()
+            if attempt < attempts:
+                continue
+            where = (
+                "a local Ray instance" if address == LOCAL else f"the Ray cluster at {address!r}"
+            )
+            raise RayError(
+                f"cannot start or reach {where}: {type(error).__name__}: {error}"
+            ) from error
+        break
     return True
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Final
 
 import splendor
-from splendor.cli import demo, play, replay, show, simulate
+from splendor.cli import demo, play, replay, show, simulate, tournament
 from splendor.cli.common import Subcommands
 
 __all__ = ["COMMANDS", "build_parser"]
@@ -19,6 +19,7 @@ COMMANDS: Final[tuple[Callable[[Subcommands], None], ...]] = (
     simulate.add_parser,
     replay.add_parser,
     show.add_parser,
+    tournament.add_parser,
 )
 
 
