@@ -182,3 +182,13 @@ def mutants(session: nox.Session) -> None:
     """Mutation testing of the engine modules with mutmut: ``-- results`` lists the survivors."""
     session.install("-e", ".[cli]", *group("test"), "mutmut>=3.3")
     session.run("mutmut", *(session.posargs or ["run", "--max-children", "2"]))
+
+
+@nox.session
+def ray(session: nox.Session) -> None:
+    """Tournaments and self-play on real local Ray instances (``[ray]`` extra)."""
+    session.install("-e", ".[ray]", *group("test"))
+    session.run("pytest", "tests/test_ray.py", *session.posargs)
+
+
+nox.options.sessions.append("ray")

@@ -178,7 +178,7 @@ def test_play_game_checks_max_turns_and_names() -> None:
 
 
 def test_load_bot_knows_the_built_in_bots_and_module_paths() -> None:
-    assert sorted(BOTS) == ["greedy", "random"]
+    assert sorted(BOTS) == ["greedy", "ismcts", "random"]
     assert isinstance(load_bot("random"), RandomBot)
     assert isinstance(load_bot("splendor.bots:GreedyBot"), GreedyBot)
     assert load_bot("tests.test_bots:first") is first

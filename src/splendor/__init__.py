@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     # checkers see the names here.
     from splendor.board import format_board
     from splendor.bots import Bot, GreedyBot, RandomBot, play_game
+    from splendor.ismcts import ISMCTSBot
     from splendor.notation import format_action, parse_action
     from splendor.record import GameRecord
     from splendor.record_text import format_record, parse_record
@@ -67,6 +68,7 @@ __all__ = [
     "GameState",
     "Gem",
     "GreedyBot",
+    "ISMCTSBot",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
@@ -114,6 +116,7 @@ _LAZY: dict[str, str] = {
     "GreedyBot": "splendor.bots",
     "RandomBot": "splendor.bots",
     "play_game": "splendor.bots",
+    "ISMCTSBot": "splendor.ismcts",
     "format_action": "splendor.notation",
     "format_record": "splendor.record_text",
     "parse_action": "splendor.notation",

@@ -31,6 +31,7 @@ from typing import Final, Protocol, TypeVar, cast
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import Card, Noble
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.ismcts import ISMCTSBot
 from splendor.legal import legal_actions
 from splendor.record import GameRecord
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -304,7 +305,7 @@ def _best(actions: Sequence[_A], value: Callable[[_A], float], rng: random.Rando
 
 #: The built-in bots by the names the command line knows them by.
 BOTS: Final[Mapping[str, Callable[[], Bot]]] = MappingProxyType(
-    {"greedy": GreedyBot, "random": RandomBot}
+    {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot}
 )
 
 
@@ -330,10 +331,10 @@ def load_bot(spec: str) -> Bot:
 
     >>> load_bot("greedy")
     GreedyBot()
-    >>> load_bot("chess")
+    >>> load_bot("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, random or module:name
+    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ismcts, random or ...
     """
     if not isinstance(spec, str):
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Final
 
 import splendor
-from splendor.cli import demo, play, replay, serve, show, simulate
+from splendor.cli import demo, play, replay, serve, show, simulate, tournament
 from splendor.cli.common import Subcommands
 
 __all__ = ["COMMANDS", "build_parser"]
@@ -20,6 +20,7 @@ COMMANDS: Final[tuple[Callable[[Subcommands], None], ...]] = (
     replay.add_parser,
     show.add_parser,
     serve.add_parser,
+    tournament.add_parser,
 )
 
 

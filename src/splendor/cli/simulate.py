@@ -116,6 +116,14 @@ def add_parser(commands: Subcommands) -> None:
         default=DEFAULT_MAX_TURNS,
         help=f"stop a game unfinished after this many turns (default {DEFAULT_MAX_TURNS})",
     )
+    simulate.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: on the cluster at ADDRESS (HOST:PORT), "
+        "or on a Ray instance started here when no address is given",
+    )
     simulate.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=run_simulate)
 
@@ -147,7 +155,14 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
     pool = None
     try:
         with _progress(len(jobs), show_bar) as advance:
-            if workers == 1:
+            if args.ray is not None:
+                from splendor.parallel import run_tasks
+
+                done = dict(
+                    run_tasks(simulate_one, jobs, ray=args.ray, progress=lambda *_: advance())
+                )
+                outcomes.extend(done[i] for i in range(len(jobs)))
+            elif workers == 1:
                 for job in jobs:
                     outcomes.append(simulate_one(job))
                     advance()

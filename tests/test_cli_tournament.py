@@ -1,0 +1,98 @@
+"""``splendor tournament`` and ``splendor simulate --ray`` (without Ray installed or reachable)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from splendor.cli import main
+from splendor.tournament import round_robin
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), stdout=out)
+    return code, out.getvalue()
+
+
+def test_a_tournament_prints_ratings_and_a_crosstable(tmp_path: Path) -> None:
+    target, plot = tmp_path / "results.json", tmp_path / "ratings.svg"
+    code, text = run(
+        "tournament",
+        "--bots",
+        "random",
+        "greedy",
+        "ismcts:iterations=4,seed=1",
+        "-n",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+        str(target),
+        "--plot",
+        str(plot),
+        "--no-color",
+        "-q",
+    )
+    assert code == 0
+    assert "6 games, 2 players, seed 3" in text
+    assert "95% interval" in text
+    assert "Score of each row against each column" in text
+    data = json.loads(target.read_text())
+    expected = round_robin(
+        ["random", "greedy", "ismcts:iterations=4,seed=1"], games=2, seed=3
+    ).to_dict()
+    assert data == json.loads(json.dumps(expected))
+    for rating in data["ratings"]:
+        assert f"{rating['rating']:.0f}" in text
+    assert plot.read_text().startswith("<svg")
+
+
+def test_a_tournament_on_two_workers_gives_the_same_results(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    args = ("tournament", "--bots", "random", "greedy", "random", "--players", "3", "-n", "3")
+    assert run(*args, "--json", str(one), "-q")[0] == 0
+    assert run(*args, "--json", str(two), "--workers", "2", "-q")[0] == 0
+    assert one.read_text() == two.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "greedy", "random", "-n", "0"], "--games"),
+        (["--bots", "greedy", "random", "--players", "3"], "3-player games need"),
+        (["--bots", "greedy", "chess"], "unknown bot"),
+        (["--bots", "greedy", "ismcts:iterations=0"], "iterations"),
+    ],
+)
+def test_bad_tournaments_are_usage_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("tournament", *argv, "-q")
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_ray_missing_is_a_clean_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    code, _ = run("tournament", "--bots", "greedy", "random", "-n", "2", "--ray", "-q")
+    assert code == 2
+    assert "pip install 'splendor-rules[ray]'" in capsys.readouterr().err
+    code, _ = run("simulate", "-n", "2", "--ray", "127.0.0.1:1", "-q")
+    assert code == 2
+    assert "pip install 'splendor-rules[ray]'" in capsys.readouterr().err
+
+
+def test_the_help_lists_the_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "tournament" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "--ray [ADDRESS]" in capsys.readouterr().out
