@@ -98,7 +98,7 @@ def _rows(players: int, args: argparse.Namespace) -> list[tuple[str, int, int, f
 
 def main() -> int:
     """Run the benchmark and print the tables."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--playouts", type=int, default=20_000, help="games per playout call")
     parser.add_argument("--driven", type=int, default=2_000, help="games of the driven loop")

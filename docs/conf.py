@@ -57,6 +57,7 @@ nitpick_ignore = [
     ("py:class", "enum.StrEnum"),  # base class of Gem
     ("py:class", "pathlib.Path"),
     ("py:class", "random.Random"),
+    ("py:mod", "secrets"),  # new_game's fresh seeds come from it
     ("py:class", "types.MappingProxyType"),
     ("py:class", "types.UnionType"),
     ("py:class", "JsonConverter"),  # the cattrs converter class

@@ -559,6 +559,8 @@ cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
 # -- Conversion from and to GameState -------------------------------------------------
 
 cdef int64_t MOST_TURNS = (<int64_t>1) << 62
+# Long loops look for a pending signal (Ctrl-C) every this many turns, plus one.
+cdef int64_t CHECK_EVERY = 0xFFFF
 
 
 cdef load(KState* s, state):
@@ -711,6 +713,81 @@ cdef object to_action(const Move* m):
     return Pass(noble)
 
 
+# -- Decision codes (splendor.encoding) ------------------------------------------------
+
+_ENCODING = None
+_TAKE_CODE = {}
+
+
+def _encoding():
+    """splendor.encoding, imported on first use, with the take codes by pattern."""
+    global _ENCODING
+    if _ENCODING is None:
+        from splendor import encoding
+
+        patterns = [
+            tuple([1 if c in chosen else 0 for c in range(6)])
+            for size in (3, 2, 1)
+            for chosen in itertools.combinations(range(5), size)
+        ]
+        patterns += [tuple([2 if c == colour else 0 for c in range(6)]) for colour in range(5)]
+        for code, pattern in zip(encoding.TAKE_CODES, patterns):
+            _TAKE_CODE[pattern] = code
+        _ENCODING = encoding
+    return _ENCODING
+
+
+cdef int _move_code(const KState* s, const Move* m, enc) except -1:
+    """The first decision of ``m``: its move code."""
+    cdef int reserved
+    if m.kind == K_TAKE:
+        return _TAKE_CODE[_tokens(m.tok, 1)]
+    if m.kind == K_RESERVE:
+        return enc.RESERVE_CODES.start + m.src
+    if m.kind == K_BLIND:
+        return enc.RESERVE_CODES.start + 12 + m.card - 1
+    if m.kind == K_BUY:
+        if m.src < 12:
+            return enc.BUY_CODES.start + m.src
+        reserved = s.seg[3 + 2 * s.current]
+        if reserved > enc.RESERVED_SLOTS:
+            raise enc.EncodingError(
+                f"the encoding tells apart at most {enc.RESERVED_SLOTS} reserved cards; "
+                f"the player holds {reserved}"
+            )
+        return enc.BUY_CODES.start + 12 + m.src - 12
+    return enc.PASS_CODE
+
+
+cdef tuple _follow_ups(const KState* s, const Move* m, enc):
+    """Every follow-up code of ``m``, forced ones included (encoding._follow_ups)."""
+    cdef int p = s.current
+    cdef int c, price, held, instead, i, place
+    codes = []
+    if m.kind == K_BUY:
+        for c in range(5):
+            price = <int>C_COST[m.card][c] - <int>s.bonus[p][c]
+            held = s.tokens[p][c]
+            instead = (price if price < held else held) - m.tok[c]
+            if instead > 0:
+                codes += [enc.GOLD_CODES.start + c] * instead
+        codes.append(enc.NO_MORE_GOLD_CODE)
+    elif m.kind != K_PASS:
+        for c in range(6):
+            if m.ret[c]:
+                codes += [enc.RETURN_CODES.start + c] * m.ret[c]
+    if m.noble:
+        place = 0
+        for i in range(s.n_nobles):
+            if s.nobles[i] >> 4:
+                continue
+            if s.nobles[i] == m.noble:
+                break
+            place += 1
+        codes.append(enc.NOBLE_CODES.start + place)
+    return tuple(codes)
+
+
 # -- The Python interface ---------------------------------------------------------------
 
 
@@ -721,6 +798,8 @@ cdef class Game:
     cdef MoveBuf buf
     cdef bint listed  # buf holds the moves of s
     cdef object _rules
+    cdef tuple _codes  # the decision codes taken so far this turn
+    cdef object _decisions  # (move codes, follow-ups) of the listed moves, or None
 
     def __cinit__(self):
         # The move buffer is allocated on first use, so a copy costs no malloc.
@@ -729,6 +808,7 @@ cdef class Game:
         self.buf.n = 0
         self.listed = False
         self._rules = None
+        self._codes = ()
 
     def __dealloc__(self):
         free(self.buf.data)
@@ -761,6 +841,7 @@ cdef class Game:
         cdef Game other = type(self).__new__(type(self))
         memcpy(&other.s, &self.s, sizeof(KState))
         other._rules = self._rules
+        other._codes = self._codes
         return other
 
     def __copy__(self):
@@ -854,19 +935,122 @@ cdef class Game:
         cdef Py_ssize_t i = self._index(index)
         play(&self.s, &self.buf.data[i])
         self.listed = False
+        self._codes = ()
+        self._decisions = None
 
     def play_random(self, seed, max_turns=None):
         cdef uint64_t x = _seed(seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
         self._ready()
+        self.listed = False
+        self._codes = ()
+        self._decisions = None
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
             play(&self.s, &self.buf.data[below(&x, self.buf.n)])
             turns += 1
-        self.listed = False
+            if turns & CHECK_EVERY == 0:
+                PyErr_CheckSignals()  # a game that never ends can be interrupted
         return turns
+
+    # -- Decision codes of splendor.encoding, one at a time ------------------------
+
+    @property
+    def pending_codes(self):
+        return self._codes
+
+    def legal_codes(self):
+        options, complete = self._walk(self._codes)
+        return options
+
+    def play_code(self, code):
+        if type(code) is not int:
+            if isinstance(code, bool) or not hasattr(type(code), "__index__"):
+                raise _encoding().EncodingError(
+                    f"codes[{len(self._codes)}] is not an int code: {code!r}",
+                    position=len(self._codes),
+                )
+            code = operator.index(code)
+        codes = self._codes + (code,)
+        options, complete = self._walk(codes)
+        if complete < 0:
+            self._codes = codes
+            return False
+        play(&self.s, &self.buf.data[complete])
+        self.listed = False
+        self._codes = ()
+        self._decisions = None
+        return True
+
+    cdef tuple _walk(self, tuple codes):
+        """Follow ``codes`` through the decisions of this turn, as
+        splendor.encoding does: (the next legal codes, -1), or ((), the index
+        of the move the codes complete). Raises EncodingError at a bad code."""
+        enc = _encoding()
+        self._list()
+        cdef Py_ssize_t n = self.buf.n
+        cdef Py_ssize_t i
+        if self._decisions is None:
+            # Kept until the next move is played: the follow-ups fill in as asked.
+            self._decisions = (
+                [_move_code(&self.s, &self.buf.data[i], enc) for i in range(n)],
+                [None] * n,
+            )
+        moves, follow = self._decisions
+        candidates = list(range(n))
+        cdef Py_ssize_t depth = -1
+        cdef Py_ssize_t position = 0
+        while True:
+            if depth < 0:
+                options = sorted({moves[i] for i in candidates})
+            else:
+                for i in candidates:
+                    if follow[i] is None:
+                        follow[i] = _follow_ups(&self.s, &self.buf.data[i], enc)
+                # A decision with one option is implied, never asked.
+                while len(candidates) > 1 and len({follow[i][depth] for i in candidates}) == 1:
+                    depth += 1
+                if len(candidates) == 1:
+                    if position < len(codes):
+                        code = codes[position]
+                        raise enc.EncodingError(
+                            f"code {code} at position {position} comes after the end of "
+                            f"the turn: the first {position} code(s) already make the action "
+                            f"{to_action(&self.buf.data[candidates[0]])}",
+                            position=position,
+                            code=code,
+                        )
+                    return (), candidates[0]
+                options = sorted({follow[i][depth] for i in candidates})
+            if position == len(codes):
+                return tuple(options), -1
+            code = codes[position]
+            if not 0 <= code < enc.ACTION_COUNT:
+                raise enc.EncodingError(
+                    f"code {code} at position {position} is not a code "
+                    f"(codes are 0 to {enc.ACTION_COUNT - 1})",
+                    position=position,
+                    code=code,
+                )
+            if code not in options:
+                why = (
+                    "the game is over" if not options
+                    else f"the legal codes are {', '.join(map(str, options))}"
+                )
+                raise enc.EncodingError(
+                    f"code {code} ({enc.describe_code(code)}) at position {position} is not "
+                    f"legal here: {why}",
+                    position=position,
+                    code=code,
+                )
+            if depth < 0:
+                candidates = [i for i in candidates if moves[i] == code]
+            else:
+                candidates = [i for i in candidates if follow[i][depth] == code]
+            depth += 1
+            position += 1
 
     def __repr__(self):
         return (
@@ -920,7 +1104,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
     cdef int64_t count = games
     cdef int64_t g, turns, total = 0, unfinished = 0
     cdef int64_t wins[4]
-    cdef int seat, n = origin.n_players
+    cdef int seat, failed, n = origin.n_players
     for seat in range(4):
         wins[seat] = 0
     buf.data = <Move*>malloc(256 * sizeof(Move))
@@ -932,13 +1116,20 @@ def random_playouts(start, games, *, seed, max_turns=None):
         for g in range(count):
             memcpy(&s, &origin, sizeof(KState))
             turns = 0
-            with nogil:
-                while not s.winners and turns < most:
-                    if gen(&s, &buf) < 0:
-                        break
-                    play(&s, &buf.data[below(&x, buf.n)])
-                    turns += 1
-            if not s.winners and turns < most:
+            failed = 0
+            while not s.winners and turns < most and not failed:
+                with nogil:
+                    while not s.winners and turns < most:
+                        if gen(&s, &buf) < 0:
+                            failed = 1
+                            break
+                        play(&s, &buf.data[below(&x, buf.n)])
+                        turns += 1
+                        if turns & CHECK_EVERY == 0:
+                            break
+                # A game that never ends can be interrupted.
+                PyErr_CheckSignals()
+            if failed:
                 raise MemoryError()
             total += turns
             if s.winners:
@@ -947,8 +1138,6 @@ def random_playouts(start, games, *, seed, max_turns=None):
                         wins[seat] += 1
             else:
                 unfinished += 1
-            if g & 63 == 63:
-                PyErr_CheckSignals()
     finally:
         free(buf.data)
     return Playouts(

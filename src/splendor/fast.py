@@ -103,6 +103,8 @@ class Game(_Base):
       or is out of range raises :class:`~splendor.InvalidArgumentError`, and
       :class:`~splendor.IllegalActionError` once the game is over; the game
       is then unchanged. Negative indices count from the end, as in a tuple.
+    - ``legal_codes()``, ``play_code(code)`` and ``pending_codes``: the turn
+      as decisions of :mod:`splendor.encoding`, one code at a time.
     - ``play_random(seed, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`random_playouts` draws them; returns the turns played.
@@ -110,9 +112,8 @@ class Game(_Base):
     Properties: ``current_player``, ``turn``, ``is_over``, ``winners``,
     ``points`` (per seat) and ``rules``.
 
-    The compiled kernel plays with at most 255 tokens of each colour and
-    fewer than 2**62 turns; a state beyond that raises
-    :class:`~splendor.InvalidArgumentError`.
+    The compiled kernel plays with at most 255 tokens of each colour; a state
+    with more raises :class:`~splendor.InvalidArgumentError`.
 
     >>> game = Game.new(3, seed=5)
     >>> clone = game.copy()
@@ -141,7 +142,8 @@ def random_playouts(
         seed: the seed of the generator (any int, taken mod 2**64).
         max_turns: stop a game after this many turns (it then counts as
             unfinished); ``None`` plays every game to its end. Under house
-            rules where no card can be bought, a game may never end.
+            rules where no card can be bought, a game may never end: the
+            kernel still answers Ctrl-C (any pending signal).
 
     Returns:
         The wins per seat, the turns played and the unfinished games.

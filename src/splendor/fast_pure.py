@@ -16,7 +16,7 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
-from typing import Final, Self
+from typing import Final, Self, SupportsIndex
 
 import attrs
 
@@ -126,10 +126,11 @@ class Game:
     :func:`~splendor.legal_actions` and :func:`~splendor.apply`.
     """
 
-    __slots__ = ("_actions", "_state")
+    __slots__ = ("_actions", "_codes", "_state")
 
     _state: GameState
     _actions: tuple[Action, ...] | None
+    _codes: tuple[int, ...]
 
     def __init__(self) -> None:
         raise InvalidArgumentError(
@@ -141,6 +142,7 @@ class Game:
         game = object.__new__(cls)
         game._state = state
         game._actions = None
+        game._codes = ()
         return game
 
     @classmethod
@@ -167,6 +169,7 @@ class Game:
         """An independent copy: playing on one leaves the other as it is."""
         other = type(self)._of(self._state)
         other._actions = self._actions
+        other._codes = self._codes
         return other
 
     def __copy__(self) -> Self:
@@ -215,7 +218,7 @@ class Game:
         return actions
 
     def _index(self, index: object) -> int:
-        if isinstance(index, bool) or not hasattr(index, "__index__"):
+        if isinstance(index, bool) or not isinstance(index, SupportsIndex):
             raise InvalidArgumentError(
                 f"an action index must be an int, got {type(index).__name__}"
             )
@@ -256,6 +259,7 @@ class Game:
         action = self._listing()[self._index(index)]
         self._state = apply(self._state, action)
         self._actions = None
+        self._codes = ()
 
     def play_random(self, seed: int, max_turns: int | None = None) -> int:
         """Play uniformly random actions to the end (or ``max_turns`` turns) in place.
@@ -273,7 +277,50 @@ class Game:
             turns += 1
         self._state = state
         self._actions = None
+        self._codes = ()
         return turns
+
+    @property
+    def pending_codes(self) -> tuple[int, ...]:
+        """The decision codes taken so far this turn (see :meth:`play_code`)."""
+        return self._codes
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The legal codes of the next decision of this turn, sorted.
+
+        The codes are those of :mod:`splendor.encoding`: the same as
+        ``splendor.encoding.legal_codes(game.state(), game.pending_codes)``.
+        ``()`` once the game is over.
+
+        Raises:
+            EncodingError: when the encoding cannot tell the player's
+                reserved cards apart (more than it has codes for).
+        """
+        from splendor import encoding
+
+        return encoding.legal_codes(self._state, self._codes)
+
+    def play_code(self, code: int) -> bool:
+        """Take one decision of this turn, by its code; play the turn once it is whole.
+
+        Returns:
+            ``True`` when the code completed the turn (the action was played
+            and the next turn begins), ``False`` when more decisions follow.
+
+        Raises:
+            EncodingError: for a code that is not legal here (nothing changes).
+        """
+        from splendor import encoding
+
+        codes = (*self._codes, code)
+        if not encoding.is_complete(self._state, codes):
+            # Checked by is_complete: ints, or integers such as numpy's.
+            self._codes = tuple(operator.index(c) for c in codes)
+            return False
+        self._state = apply(self._state, encoding.decode(self._state, codes))
+        self._actions = None
+        self._codes = ()
+        return True
 
     def __repr__(self) -> str:
         state = self._state

@@ -154,7 +154,7 @@ def _worker(job: tuple[str, int, int, int]) -> Tally:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the check from the command line; print what it covered."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--successors", type=int, default=1_000_000, help="successor states")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)

@@ -8,9 +8,12 @@ interpreter or escape as another exception, and a refused call changes nothing.
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Callable
 from types import ModuleType
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +24,11 @@ from splendor import (
     IllegalActionError,
     InvalidArgumentError,
     PlayerState,
+    Rules,
     SplendorError,
     Tokens,
     apply,
+    check_state,
     legal_actions,
 )
 from tests.strategies import game_states
@@ -58,7 +63,8 @@ def corrupted_states(draw: st.DrawFn) -> GameState:
     state = draw(game_states(max_turns=80))
     for _ in range(draw(st.integers(1, 2))):
         players = state.players
-        if draw(st.booleans()) and type(players) is tuple and players:
+        whole = type(players) is tuple and all(type(p) is PlayerState for p in players)
+        if draw(st.booleans()) and whole and players:
             seat = draw(st.integers(0, len(players) - 1))
             name = draw(st.sampled_from(_PLAYER_FIELDS))
             player = attrs.evolve(players[seat], **{name: draw(_JUNK)})
@@ -120,3 +126,34 @@ def test_play_with_any_index(both: ModuleType, state: GameState, indices: list[o
         assert type(index) is int
         state = apply(state, actions[index])
         assert game.state() == state
+
+
+class _Stop(Exception):
+    """Raised by the alarm of the test below."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stop
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX interval timers")
+@pytest.mark.parametrize("call", ["random_playouts", "play_random"])
+def test_a_game_that_never_ends_can_be_interrupted(both: ModuleType, call: str) -> None:
+    # With a token limit of 0 nobody can ever buy: the game never ends.
+    game = both.Game.new(2, seed=1, rules=Rules(token_limit=0))
+    previous = signal.signal(signal.SIGALRM, _stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        run: Callable[[], object] = (
+            (lambda: both.random_playouts(game, 1, seed=1))
+            if call == "random_playouts"
+            else (lambda: game.play_random(seed=1))
+        )
+        with pytest.raises(_Stop):
+            run()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    # The game is whole: where it stopped (the kernel plays in place) or where it was.
+    check_state(game.state())
+    assert game.moves() > 0
