@@ -99,6 +99,7 @@ def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
+    tests += ["tests/fast/test_vector.py", "src/splendor/fast_vector.py"]
     session.run("pytest", *tests, "src/splendor/rl", *session.posargs)
 
 
