@@ -187,8 +187,8 @@ class VectorEnv:
         seats = np.empty(self._num_envs, dtype=np.int64)
         for i, game in enumerate(self._games):
             obs[i] = self._bases[i]
-            masks[i, self._legal[i]] = 1
             seats[i] = game.current_player
+        self._fill(masks)
         return obs, masks, seats
 
     def step(
@@ -267,11 +267,20 @@ class VectorEnv:
                 later = decision + 1 + ACTION_COUNT
                 for chosen in prefix[1:]:
                     out[later + chosen] += 1.0
-            options = legal[i] = game.legal_codes()
-            masks[i, options] = 1
+            legal[i] = game.legal_codes()
             seats[i] = game.current_player
+        self._fill(masks)
         self.truncated = truncated
         return obs, masks, rewards, dones, seats
+
+    def _fill(self, masks: npt.NDArray[np.int8]) -> None:
+        # One fancy assignment for the whole batch: far quicker than one per row.
+        rows: list[int] = []
+        columns: list[int] = []
+        for i, options in enumerate(self._legal):
+            rows += [i] * len(options)
+            columns += options
+        masks[rows, columns] = 1
 
     def _check_ready(self) -> None:
         if not self._games:
