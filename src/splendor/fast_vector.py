@@ -78,7 +78,8 @@ class VectorEnv:
 
     Raises:
         InvalidArgumentError: for a bad argument.
-        MissingExtraError: when ``numpy`` is not installed (at import).
+        splendor.errors.MissingExtraError: when ``numpy`` is not installed
+            (at import).
 
     >>> import numpy as np
     >>> from splendor.fast import VectorEnv
