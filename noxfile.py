@@ -8,7 +8,7 @@ from pathlib import Path
 
 import nox
 
-nox.needs_version = ">=2024.4"
+nox.needs_version = ">=2025.2.9"
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["lint", "mypy", "tests", "tests-pure", "rl", "docs", "package"]
 nox.options.error_on_missing_interpreters = False
@@ -99,6 +99,7 @@ def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
+    tests += ["tests/fast/test_vector.py", "src/splendor/fast_vector.py"]
     session.run("pytest", *tests, "src/splendor/rl", *session.posargs)
 
 

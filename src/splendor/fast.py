@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     # Both implementations have the interface of the pure one.
     from splendor.fast_pure import Game as _Base
     from splendor.fast_pure import random_playouts as _random_playouts
+    from splendor.fast_vector import VectorEnv as VectorEnv  # noqa: PLC0414  (re-export; loaded by __getattr__)
 
     _COMPILED = False
     _STATE_SIZE = 0
@@ -205,3 +206,12 @@ def random_bot_game(
         game.play(index)
         played.append(index)
     return game, tuple(played)
+
+
+def __getattr__(name: str) -> object:
+    # VectorEnv needs numpy (the [rl] extra): loaded on first use.
+    if name == "VectorEnv":
+        from splendor.fast_vector import VectorEnv
+
+        return VectorEnv
+    raise AttributeError(f"module 'splendor.fast' has no attribute {name!r}")

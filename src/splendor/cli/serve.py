@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import socket
+import sqlite3
 from collections.abc import Callable
 
 from splendor.cli.common import Subcommands
 from splendor.cli.output import Output
+from splendor.errors import FileError
 
 __all__ = ["add_parser", "run_serve"]
 
@@ -28,15 +31,30 @@ def add_parser(commands: Subcommands) -> None:
     serve.set_defaults(run=run_serve)
 
 
+def _check_can_serve(host: str, port: int, db: str) -> None:
+    """Open the database and the port once, so a failure is one clear line before the URL."""
+    try:
+        sqlite3.connect(db).close()
+    except sqlite3.Error as error:
+        raise FileError(f"cannot open the game database {db}: {error}") from None
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise FileError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
 def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:
     """Serve until interrupted (``read`` is not used).
 
     Raises:
         splendor.server.MissingExtraError: when the ``[server]`` extra is missing.
+        FileError: when the database cannot be opened or the port cannot be listened on.
     """
     from splendor.server import require_extra, run
 
     require_extra()
+    _check_can_serve(args.host, args.port, args.db)
     out.line(
         ("Splendor: ", "bold"),
         f"http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.",

@@ -106,10 +106,21 @@ def run(
     uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="info")
 
 
+def _port(text: str) -> int:
+    """A TCP port number for ``--port``: 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {port}")
+    return port
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``splendor serve`` to ``parser``."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     parser.add_argument(
         "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite file of games ({DEFAULT_DB})"
     )

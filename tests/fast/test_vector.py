@@ -1,0 +1,244 @@
+"""splendor.fast.VectorEnv: arrays, agreement with splendor.rl and encoding, resets, errors."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+import numpy as np
+import numpy.typing as npt
+
+from splendor import IllegalActionError, InvalidArgumentError, Rules, view
+from splendor.encoding import ACTION_COUNT, legal_codes
+from splendor.fast import Game, VectorEnv
+from splendor.rl import observation, observation_shape
+
+
+def _random_codes(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    # A legal entry (1 + u) always beats an illegal one (u): uniform among the legal.
+    codes: npt.NDArray[np.int64] = (masks + rng.random(masks.shape)).argmax(axis=1)
+    return codes
+
+
+def _check_against_library(
+    env: VectorEnv,
+    obs: npt.NDArray[np.float32],
+    masks: npt.NDArray[np.int8],
+    seats: npt.NDArray[np.int64],
+    indices: range | list[int],
+) -> None:
+    for i in indices:
+        game = env.game(i)
+        state = game.state()
+        prefix = game.pending_codes
+        assert seats[i] == state.current_player
+        expected = observation(view(state, state.current_player), prefix)
+        np.testing.assert_array_equal(obs[i], expected)
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        mask[list(legal_codes(state, prefix))] = 1
+        np.testing.assert_array_equal(masks[i], mask)
+
+
+def test_shapes_and_dtypes() -> None:
+    env = VectorEnv(5, 3, seed=0)
+    size = observation_shape(3)[0]
+    assert (env.num_envs, env.players, env.observation_size) == (5, 3, size)
+    obs, masks, seats = env.reset()
+    assert (obs.shape, obs.dtype.name) == ((5, size), "float32")
+    assert (masks.shape, masks.dtype.name) == ((5, ACTION_COUNT), "int8")
+    assert (seats.shape, seats.dtype.name) == ((5,), "int64")
+    obs, masks, rewards, dones, seats = env.step(_random_codes(masks, np.random.default_rng(1)))
+    assert (obs.shape, obs.dtype.name) == ((5, size), "float32")
+    assert (masks.shape, masks.dtype.name) == ((5, ACTION_COUNT), "int8")
+    assert (rewards.shape, rewards.dtype.name) == ((5, 3), "float32")
+    assert (dones.shape, dones.dtype.name) == ((5,), "bool")
+    assert (seats.shape, seats.dtype.name) == ((5,), "int64")
+    assert (env.truncated.shape, env.truncated.dtype.name) == ((5,), "bool")
+
+
+@pytest.mark.parametrize(
+    ("players", "rules"),
+    [(2, None), (3, None), (4, None), (2, Rules(reserve_limit=4, points_to_win=10, token_limit=6))],
+)
+def test_observations_and_masks_are_those_of_the_library(players: int, rules: Rules | None) -> None:
+    env = VectorEnv(4, players, seed=players, rules=rules)
+    rng = np.random.default_rng(players)
+    obs, masks, seats = env.reset()
+    _check_against_library(env, obs, masks, seats, range(4))
+    prefixed = 0
+    for step in range(160):
+        obs, masks, _, _, seats = env.step(_random_codes(masks, rng))
+        prefixed += sum(1 for i in range(4) if env.game(i).pending_codes)
+        if step % 4 == 0:
+            _check_against_library(env, obs, masks, seats, range(4))
+    assert prefixed > 0  # decisions in the middle of a turn were compared too
+
+
+def test_a_finished_game_is_rewarded_and_dealt_again() -> None:
+    env = VectorEnv(3, 2, seed=7)
+    rng = np.random.default_rng(7)
+    obs, masks, seats = env.reset()
+    finished = 0
+    for _ in range(20_000):
+        codes = _random_codes(masks, rng)
+        before = [env.game(i) for i in range(3)]
+        obs, masks, rewards, dones, seats = env.step(codes)
+        for i in range(3):
+            old = before[i]
+            old.play_code(int(codes[i]))
+            if not old.is_over:
+                assert not dones[i]
+                assert not rewards[i].any()
+                continue
+            assert dones[i]
+            assert not env.truncated[i]
+            expected = [1.0 if seat in old.winners else -1.0 for seat in range(2)]
+            assert rewards[i].tolist() == expected
+            fresh = env.game(i)
+            assert (fresh.turn, fresh.is_over, fresh.pending_codes) == (0, False, ())
+            _check_against_library(env, obs, masks, seats, [i])
+            finished += 1
+        if finished >= 4:
+            break
+    assert finished >= 4
+
+
+def test_max_turns_cuts_a_game_short_without_reward() -> None:
+    env = VectorEnv(2, 2, seed=3, max_turns=1)
+    rng = np.random.default_rng(3)
+    _, masks, _ = env.reset()
+    for _ in range(10):
+        turns = [env.game(i).turn for i in range(2)]
+        assert turns == [0, 0]
+        _, masks, rewards, dones, _ = env.step(_random_codes(masks, rng))
+        if dones.any():
+            break
+    assert dones.any()
+    assert env.truncated.tolist() == dones.tolist()
+    assert not rewards.any()
+
+
+def _run(env: VectorEnv, steps: int, seed: int) -> list[npt.NDArray[np.generic]]:
+    rng = np.random.default_rng(seed)
+    out: list[npt.NDArray[np.generic]] = []
+    obs, masks, seats = env.reset()
+    out += [obs, masks, seats]
+    for _ in range(steps):
+        obs, masks, rewards, dones, seats = env.step(_random_codes(masks, rng))
+        out += [obs, masks, rewards, dones, seats]
+    return out
+
+
+def test_the_same_seed_and_codes_give_the_same_arrays() -> None:
+    first = _run(VectorEnv(6, 2, seed=11), 300, 0)
+    second = _run(VectorEnv(6, 2, seed=11), 300, 0)
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(a, b)
+    other = VectorEnv(6, 2, seed=12)
+    assert not np.array_equal(other.reset()[0], first[0])
+
+
+def test_each_games_deals_depend_only_on_the_seed_and_its_index() -> None:
+    small, large = VectorEnv(2, 2, seed=5), VectorEnv(4, 2, seed=5)
+    np.testing.assert_array_equal(small.reset()[0], large.reset()[0][:2])
+    # Game i's deals draw their seeds from its own generator, seeded with seed and i.
+    draw = random.Random("splendor-vector:5:1").getrandbits(63)
+    assert small.game(1).state() == Game.new(2, seed=draw).state()
+
+
+def test_an_illegal_code_names_the_env_and_changes_nothing() -> None:
+    env = VectorEnv(3, 2, seed=2)
+    _, masks, _ = env.reset()
+    codes = _random_codes(masks, np.random.default_rng(0))
+    bad = codes.copy()
+    bad[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    states = [env.game(i).state() for i in range(3)]
+    with pytest.raises(IllegalActionError, match=r"^env 2: code \d+ is not legal"):
+        env.step(bad)
+    assert [env.game(i).state() for i in range(3)] == states
+    assert [env.game(i).pending_codes for i in range(3)] == [(), (), ()]
+    # The environment goes on exactly as one that never saw the bad codes.
+    twin = VectorEnv(3, 2, seed=2)
+    twin.reset()
+    for a, b in zip(env.step(codes), twin.step(codes), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("codes", "message"),
+    [
+        ([0, 0], r"shape \(3,\)"),
+        ([[0, 0, 0]], r"shape \(3,\)"),
+        ([0.0, 1.0, 2.0], "integers"),
+        ([True, False, True], "integers"),
+        (["a", "b", "c"], "integers"),
+    ],
+)
+def test_malformed_codes_are_refused(codes: object, message: str) -> None:
+    env = VectorEnv(3, 2, seed=2)
+    env.reset()
+    states = [env.game(i).state() for i in range(3)]
+    with pytest.raises(InvalidArgumentError, match=message):
+        env.step(codes)  # type: ignore[arg-type]  # malformed on purpose
+    assert [env.game(i).state() for i in range(3)] == states
+
+
+def test_out_of_range_codes_are_illegal() -> None:
+    env = VectorEnv(2, 2, seed=2)
+    env.reset()
+    with pytest.raises(IllegalActionError, match=r"^env 0: code -1 "):
+        env.step(np.array([-1, 0]))
+    with pytest.raises(IllegalActionError, match=f"^env 0: code {ACTION_COUNT} "):
+        env.step(np.array([ACTION_COUNT, 0]))
+
+
+def test_bad_arguments_and_use_before_reset() -> None:
+    for args, kwargs in [
+        ((0, 2), {"seed": 1}),
+        ((True, 2), {"seed": 1}),
+        ((2, 5), {"seed": 1}),
+        ((2, 2), {"seed": "x"}),
+        ((2, 2), {"seed": 1, "max_turns": 0}),
+        ((2, 2), {"seed": 1, "rules": "standard"}),
+    ]:
+        with pytest.raises(InvalidArgumentError):
+            VectorEnv(*args, **kwargs)  # type: ignore[arg-type]  # bad on purpose
+    env = VectorEnv(2, 2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(InvalidArgumentError, match="reset"):
+        env.game(0)
+    env.reset()
+    with pytest.raises(InvalidArgumentError, match="out of range"):
+        env.game(2)
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_without_numpy_the_librarys_error_names_the_extra() -> None:
+    done = _python(
+        "import sys; sys.modules['numpy'] = None\n"
+        "import splendor.fast\n"
+        "try:\n"
+        "    splendor.fast.VectorEnv\n"
+        "except splendor.errors.MissingExtraError as error:\n"
+        "    print(error.extra)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "rl"
+
+
+def test_importing_splendor_fast_loads_no_numpy() -> None:
+    done = _python("import sys, splendor.fast; print('numpy' in sys.modules)")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
