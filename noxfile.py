@@ -10,7 +10,7 @@ import nox
 
 nox.needs_version = ">=2025.2.9"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "tests", "tests-pure", "rl", "docs", "package"]
+nox.options.sessions = ["lint", "mypy", "pyright", "tests", "tests-pure", "rl", "docs", "package"]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")

@@ -236,7 +236,7 @@ def fuzz(cases: int, *, seed: int = 0, out: Callable[[str], None] = print) -> in
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m tests.fuzz --cases N --seed S``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cases", type=int, default=10_000, help="cases to run (10,000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the mutations (0)")
     args = parser.parse_args(argv)

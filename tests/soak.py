@@ -194,7 +194,7 @@ def soak(games: int, *, seed: int = 0, workers: int = 1, out: Callable[[str], No
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``python -m tests.soak --games N --seed S``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="games to play (10,000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (0)")
     parser.add_argument("--workers", type=int, default=1, help="processes to play in (1)")

@@ -47,6 +47,7 @@ def _play(env: SplendorAECEnv, seed: int) -> list[tuple[str, int]]:
         if terminated or truncated:
             env.step(None)
             continue
+        assert obs is not None
         legal = np.flatnonzero(obs["action_mask"])
         code = int(rng.choice(legal))
         steps.append((agent, code))
@@ -145,6 +146,7 @@ def test_a_game_reaching_max_turns_is_truncated_without_reward() -> None:
     rng = np.random.default_rng(0)
     while not any(env.truncations.values()):
         obs, *_ = env.last()
+        assert obs is not None
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.game.turn == 3
     assert not env.game.is_over

@@ -474,15 +474,18 @@ class SplendorObserver:
     ) -> None:
         if params:
             raise InvalidArgumentError(f"the observer takes no parameters, got {params!r}")
-        if iig_obs_type is None:
-            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
-            iig_obs_type.public_info
+        obs_type = (
+            iig_obs_type
+            if iig_obs_type is not None
+            else pyspiel.IIGObservationType(perfect_recall=False)
+        )
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
+            obs_type.public_info
         ):
             raise InvalidArgumentError(
                 "python_splendor observes one player's view: public and private information"
             )
-        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        self._perfect_recall = bool(obs_type.perfect_recall)
         self.tensor = np.zeros(observation_shape(game.players), dtype=np.float32)
         self.dict = {"observation": self.tensor}
 

@@ -142,19 +142,21 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self._rng = random.Random()
         self._turns = Turns(new_game(self.players, seed=0, rules=self.rules))
-        self.final_rewards: dict[str, int] = {}
+        self.final_rewards: dict[str, float] = {}
         self.agents: list[str] = []
 
     # -- the AEC API ---------------------------------------------------------------
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         """The observation space of ``agent`` (the same for every agent)."""
-        space: gymnasium.spaces.Dict = self.observation_spaces[agent]
+        space = self.observation_spaces[agent]
+        assert isinstance(space, gymnasium.spaces.Dict)
         return space
 
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
         """The action space of ``agent``: ``Discrete(ACTION_COUNT)``."""
-        space: gymnasium.spaces.Discrete = self.action_spaces[agent]
+        space = self.action_spaces[agent]
+        assert isinstance(space, gymnasium.spaces.Discrete)
         return space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
