@@ -28,6 +28,7 @@ ENGINE: Final = frozenset(
         "_counts",
         "_make",
         "_shapes",
+        "_table_view",
         "_text",
         "actions",
         "components",
@@ -249,10 +250,7 @@ ALL_MODULES: Final = set(MODULES) | {
     _module_name(path) for suffix in ("*.pyx", "*.pyi") for path in SRC.rglob(suffix)
 }
 #: Private names still imported across modules, each to be given a home.
-PRIVATE_IMPORTS_LEFT: Final = {
-    # components.tier_index is the public home; views still uses the old name.
-    ("splendor.views", "splendor.state._tier_index"),
-}
+PRIVATE_IMPORTS_LEFT: Final[set[tuple[str, str]]] = set()
 
 
 def _private_imports(module: str) -> Iterator[str]:

@@ -113,7 +113,7 @@ class RandomBot:
                 not a non-empty sequence of actions or ``rng`` is not a
                 :class:`random.Random`.
         """
-        _check_turn(view, actions, rng)
+        check_turn(view, actions, rng)
         return actions[rng.randrange(len(actions))]
 
     def __repr__(self) -> str:
@@ -167,7 +167,7 @@ class GreedyBot:
                 non-empty sequence of actions, or an ``rng`` that is not a
                 :class:`random.Random`.
         """
-        _check_turn(view, actions, rng)
+        check_turn(view, actions, rng)
         me = view.own
         if me is None:
             raise InvalidArgumentError("GreedyBot needs a seat's view, not a spectator's")
@@ -223,7 +223,7 @@ class GreedyBot:
         return "GreedyBot()"
 
 
-def _check_turn(view: object, actions: object, rng: object) -> None:
+def check_turn(view: object, actions: object, rng: object) -> None:
     """Refuse arguments a built-in bot cannot choose from."""
     if not isinstance(view, PlayerView):
         raise InvalidArgumentError(f"a bot needs a PlayerView, got {type(view).__name__}")

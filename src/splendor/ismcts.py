@@ -214,9 +214,9 @@ class ISMCTSBot:
                 non-empty sequence of actions, or an ``rng`` that is not a
                 :class:`random.Random`.
         """
-        from splendor.bots import _check_turn  # the bots module imports this one
+        from splendor.bots import check_turn  # the bots module imports this one
 
-        _check_turn(view, actions, rng)
+        check_turn(view, actions, rng)
         if view.seat is None or view.own is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
         if view.is_over:

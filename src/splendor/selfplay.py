@@ -124,7 +124,7 @@ def generate_records(
             unreachable.
         OSError: when the file cannot be written.
     """
-    from splendor.tournament import _check_run
+    from splendor.tournament import check_run
 
     if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
         raise InvalidArgumentError(f"bots must be a non-empty sequence of bot specs, got {bots!r}")
@@ -135,7 +135,7 @@ def generate_records(
             f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
         )
     specs = tuple(bots)
-    _check_run(specs, games=games, fewest=0, seed=seed, max_turns=max_turns)
+    check_run(specs, games=games, fewest=0, seed=seed, max_turns=max_turns)
     done = _done_seeds(path) if resume else set()
     tasks: list[_Task] = []
     for i in range(games):

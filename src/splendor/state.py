@@ -11,6 +11,7 @@ from typing import Final
 
 import attrs
 
+from splendor._table_view import TableAccessors
 from splendor._text import short_repr
 from splendor.components import Card, Noble, tier_index
 from splendor.errors import InvalidArgumentError
@@ -69,7 +70,7 @@ class PlayerState:
 
 
 @attrs.frozen(repr=False, cache_hash=True)
-class GameState:
+class GameState(TableAccessors):
     """The whole state of a game between two turns.
 
     Build one with :func:`splendor.new_game`; move on with
@@ -112,19 +113,6 @@ class GameState:
     def player(self) -> PlayerState:
         """The state of the player whose turn it is."""
         return self.players[self.current_player]
-
-    @property
-    def round(self) -> int:
-        """The number of whole rounds played so far."""
-        return self.turn // len(self.players)
-
-    def face_up(self, tier: int) -> tuple[Card | None, ...]:
-        """The four face-up slots of ``tier`` (1-3).
-
-        Raises:
-            InvalidArgumentError: for a tier other than 1, 2 or 3.
-        """
-        return self.board[tier_index(tier)]
 
     def deck(self, tier: int) -> tuple[Card, ...]:
         """The face-down cards of ``tier`` (1-3), the top card first.

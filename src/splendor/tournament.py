@@ -518,7 +518,7 @@ def _names(specs: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _check_run(
+def check_run(
     specs: Sequence[str], *, games: object, fewest: int, seed: object, max_turns: object
 ) -> None:
     """Refuse bad numbers of a run of games, and specs that make no bot (in this process)."""
@@ -581,7 +581,7 @@ def round_robin(
             f"a tournament of {players}-player games needs at least {players} bots, "
             f"got {len(specs)}"
         )
-    _check_run(specs, games=games, fewest=1, seed=seed, max_turns=max_turns)
+    check_run(specs, games=games, fewest=1, seed=seed, max_turns=max_turns)
     names = _names(specs)
     tasks: list[_Task] = []
     for table, chosen in enumerate(itertools.combinations(range(len(specs)), players)):

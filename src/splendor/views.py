@@ -34,13 +34,14 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 
 from splendor._shapes import TIERS, is_int, shown, tuple_of
+from splendor._table_view import TableAccessors
 from splendor.actions import Action
-from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble
+from splendor.components import CARDS, Card, Noble, is_game_card, is_game_noble, tier_index
 from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.gems import Tokens
 from splendor.legal import legal_actions
 from splendor.rules import Rules
-from splendor.state import GameState, PlayerState, _tier_index
+from splendor.state import GameState, PlayerState
 from splendor.validation import check_state
 
 __all__ = ["PlayerView", "PublicPlayer", "check_view", "determinize", "view"]
@@ -120,7 +121,7 @@ class PublicPlayer:
 
 
 @attrs.frozen
-class PlayerView:
+class PlayerView(TableAccessors):
     """A game as one seat sees it, or as a spectator sees it.
 
     Build one with :func:`view`. A view is frozen, hashable and compared by
@@ -217,26 +218,13 @@ class PlayerView:
         """Whether this is a spectator's view (no seat, no private card)."""
         return self.seat is None
 
-    @property
-    def round(self) -> int:
-        """The number of whole rounds played so far."""
-        return self.turn // len(self.players)
-
-    def face_up(self, tier: int) -> tuple[Card | None, ...]:
-        """The four face-up slots of ``tier`` (1-3).
-
-        Raises:
-            InvalidArgumentError: for a tier other than 1, 2 or 3.
-        """
-        return self.board[_tier_index(tier)]
-
     def deck_size(self, tier: int) -> int:
         """The number of face-down cards left in ``tier``'s deck (1-3).
 
         Raises:
             InvalidArgumentError: for a tier other than 1, 2 or 3.
         """
-        return self.deck_sizes[_tier_index(tier)]
+        return self.deck_sizes[tier_index(tier)]
 
     def visible(self) -> tuple[Card, ...]:
         """Every card this viewer can see, ordered by id.
@@ -266,7 +254,7 @@ class PlayerView:
         [36, 26, 16]
         """
         if tier is not None:
-            _tier_index(tier)
+            tier_index(tier)
         seen = set(self._visible())
         return tuple(
             card

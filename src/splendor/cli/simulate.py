@@ -20,7 +20,7 @@ from splendor.cli.output import EXIT_INTERRUPTED, Output
 from splendor.cli.stats import GameOutcome, Summary, simulate_one, summarize
 from splendor.rules import MIN_PLAYERS
 
-__all__ = ["add_parser", "run_simulate"]
+__all__ = ["add_parser", "progress", "run_simulate"]
 
 
 def _ignore_interrupts() -> None:
@@ -28,7 +28,7 @@ def _ignore_interrupts() -> None:
 
 
 @contextlib.contextmanager
-def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
+def progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
     """A progress bar on standard error; ``advance()`` after each game.
 
     Shown only when standard error is a terminal: a rich bar, or without rich
@@ -154,7 +154,7 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
     show_bar = not args.quiet
     pool = None
     try:
-        with _progress(len(jobs), show_bar) as advance:
+        with progress(len(jobs), show_bar) as advance:
             if args.ray is not None:
                 from splendor.parallel import run_tasks
 

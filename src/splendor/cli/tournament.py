@@ -11,7 +11,7 @@ from splendor.bots import DEFAULT_MAX_TURNS
 from splendor.cli.common import Subcommands, UsageError, add_players_option
 from splendor.cli.files import write_text
 from splendor.cli.output import Output
-from splendor.cli.simulate import _progress
+from splendor.cli.simulate import progress
 from splendor.parallel import LOCAL
 from splendor.rules import MIN_PLAYERS
 from splendor.tournament import round_robin
@@ -75,7 +75,7 @@ def run_tournament(args: argparse.Namespace, out: Output, read: Callable[[str], 
         raise UsageError(f"{args.players}-player games need at least {args.players} bots")
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     total = math.comb(len(args.bots), args.players) * args.games
-    with _progress(total, not args.quiet) as advance:
+    with progress(total, not args.quiet) as advance:
         result = round_robin(
             args.bots,
             games=args.games,
