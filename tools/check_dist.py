@@ -3,7 +3,8 @@
 ``python tools/check_dist.py dist`` exits non-zero, naming what is missing,
 unless the folder holds exactly one wheel and one sdist of splendor-rules,
 each with the licence, the typing marker, the card and noble data and the
-JSON schema, and the wheel's metadata has the licence expression, the
+JSON schema, a wheel with the compiled kernel tagged ``manylinux`` (the only
+Linux binary wheels PyPI takes), and the wheel's metadata has the licence expression, the
 project's links and a README that does not point into the repository.
 """
 
@@ -36,6 +37,9 @@ def check(folder: Path) -> list[str]:
         return [f"expected one wheel and one sdist in {folder}, found {wheels + sdists}"]
     with zipfile.ZipFile(wheels[0]) as wheel:
         names = wheel.namelist()
+        compiled = any(name.endswith(".so") for name in names)
+        if compiled and "manylinux" not in wheels[0].name:
+            problems.append(f"{wheels[0].name} has a compiled kernel but no manylinux tag")
         for needed in WHEEL_FILES:
             if needed not in names:
                 problems.append(f"the wheel lacks {needed}")
