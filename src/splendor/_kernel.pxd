@@ -59,3 +59,19 @@ ctypedef struct MoveBuf:
     Move* data
     Py_ssize_t n
     Py_ssize_t cap
+
+# The kernel's core, shared with the other compiled modules of the package
+# (``from splendor._kernel cimport gen, play, load, dump``).
+
+# List the legal moves of s into b, in the order of splendor.legal_actions
+# (a pass when nothing else is legal; none once the game is over). b must
+# come with a malloc'd buffer of cap >= 1 moves; gen grows it with realloc.
+# Returns 0, or -1 when the buffer cannot grow.
+cdef int gen(KState* s, MoveBuf* b) noexcept nogil
+# Play the whole turn m, one of the moves gen listed for s, in place.
+cdef void play(KState* s, const Move* m) noexcept nogil
+# Fill s from a GameState that passed check_state (raises for rules the
+# kernel cannot hold).
+cdef load(KState* s, state)
+# The GameState of s under rules.
+cdef dump(const KState* s, rules)
