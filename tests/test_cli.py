@@ -30,7 +30,8 @@ from splendor import (
 )
 from splendor.cli import FileError, main
 from splendor.cli.files import load_file, save_record
-from splendor.cli.stats import GameOutcome, summarize, wilson
+from splendor.cli.stats import simulate_one, summarize, wilson
+from splendor.tournament import GameResult
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -124,8 +125,8 @@ def test_simulate_gives_the_same_results_with_any_number_of_workers(tmp_path: Pa
 
 def test_summarize_counts_a_shared_win_as_a_win_for_each_winner() -> None:
     outcomes = [
-        GameOutcome(0, 0, (0, 1), (0,), (15, 3), 40),
-        GameOutcome(1, 1, (1, 0), (0, 1), (15, 15), 42),
+        GameResult(0, 0, (0, 1), (0,), (15, 3), (9, 4), 40),
+        GameResult(1, 1, (1, 0), (0, 1), (15, 15), (8, 8), 42),
     ]
     summary = summarize(["a", "b"], outcomes)
     assert [bot.wins for bot in summary.bots] == [2, 1]
@@ -140,6 +141,40 @@ def test_wilson_interval_is_inside_zero_one() -> None:
     assert wilson(10, 10)[1] == 1.0
     low, high = wilson(95, 100)
     assert 0.88 < low < 0.95 < high < 0.98
+
+
+def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from splendor import fast
+
+    if not fast.COMPILED:
+        pytest.skip("the compiled kernel is not in use")
+    jobs = [
+        (("random",) * players, 7, index, True, max_turns)
+        for players in (2, 3, 4)
+        for index in range(3)
+        for max_turns in (1000, 25)
+    ]
+    played: list[int] = []
+    real = fast.random_bot_game
+
+    def counted(players: int, *, seed: int, max_turns: int) -> tuple[fast.Game, tuple[int, ...]]:
+        played.append(seed)
+        return real(players, seed=seed, max_turns=max_turns)
+
+    monkeypatch.setattr(fast, "random_bot_game", counted)
+    in_kernel = [simulate_one(job) for job in jobs]
+    assert len(played) == len(jobs)
+    monkeypatch.setattr(fast, "COMPILED", False)
+    in_engine = [simulate_one(job) for job in jobs]
+    assert len(played) == len(jobs)  # the engine played these
+    assert in_kernel == in_engine
+    assert any(result.winners for result in in_kernel)
+    assert any(not result.winners for result in in_kernel)  # cut short at 25 turns
+    # Any other bot at the table: the engine plays every game.
+    simulate_one((("random", "greedy"), 7, 0, True, 1000))
+    assert len(played) == len(jobs)
 
 
 def test_simulate_rejects_a_bot_per_seat_mismatch() -> None:
@@ -342,7 +377,7 @@ def test_ctrl_c_during_simulate_reports_the_games_played(
     import splendor.cli.simulate
     from splendor.cli.stats import simulate_one as real
 
-    def interrupted_at_five(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcome:
+    def interrupted_at_five(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult:
         if job[2] == 5:
             raise KeyboardInterrupt
         return real(job)

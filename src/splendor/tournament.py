@@ -38,10 +38,11 @@ from typing import Final, cast
 
 import attrs
 
-from splendor.bots import BOTS, DEFAULT_MAX_TURNS, Bot, load_bot, play_game
+from splendor.bots import BOTS, DEFAULT_MAX_TURNS, Bot, RandomBot, load_bot, play_game
 from splendor.errors import InvalidArgumentError
 from splendor.parallel import run_tasks
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.state import GameState
 
 __all__ = [
     "GameResult",
@@ -49,6 +50,7 @@ __all__ = [
     "TournamentResult",
     "make_bot",
     "parse_bot_spec",
+    "play_result",
     "rate",
     "round_robin",
 ]
@@ -177,6 +179,19 @@ class GameResult:
     def finished(self) -> bool:
         """Whether the game ended by the rules."""
         return bool(self.winners)
+
+    @classmethod
+    def of(cls, index: int, seed: int, entrants: tuple[int, ...], final: GameState) -> GameResult:
+        """The result of game ``index`` whose last state is ``final``."""
+        return cls(
+            index=index,
+            seed=seed,
+            entrants=entrants,
+            winners=final.winners,
+            points=tuple(player.points for player in final.players),
+            cards=tuple(len(player.cards) for player in final.players),
+            turns=final.turn,
+        )
 
     def pairs(self) -> list[tuple[int, int, float]]:
         """The pairwise scores of the game: ``(entrant, other, score)`` per two seats.
@@ -490,20 +505,39 @@ def _escape(text: str) -> str:
 _Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int]
 
 
+def play_result(
+    bots: Sequence[Bot], *, index: int, seed: int, entrants: tuple[int, ...], max_turns: int
+) -> GameResult:
+    """Play one seeded game between ``bots`` (one per seat) and give its result.
+
+    The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
+    max_turns=max_turns)``. When every seat is a plain
+    :class:`~splendor.RandomBot` and the compiled kernel is in use
+    (:data:`splendor.fast.COMPILED`), the game is played inside the kernel
+    by :func:`splendor.fast.random_bot_game`, move for move the same game
+    and so the same result, many times faster.
+
+    Args:
+        bots: one bot per seat.
+        index: the game's number, kept in the result.
+        seed: the seed of the deal and of the bots' generators.
+        entrants: the entrant at each seat, kept in the result.
+        max_turns: the turns after which the game stops unfinished.
+    """
+    if all(type(bot) is RandomBot for bot in bots):
+        from splendor import fast
+
+        if fast.COMPILED:
+            game, _ = fast.random_bot_game(len(bots), seed=seed, max_turns=max_turns)
+            return GameResult.of(index, seed, entrants, game.state())
+    record = play_game(bots, seed=seed, max_turns=max_turns)
+    return GameResult.of(index, seed, entrants, record.final_state())
+
+
 def _play_task(task: _Task) -> GameResult:
     index, seed, specs, entrants, max_turns = task
     bots = [make_bot(spec) for spec in specs]
-    record = play_game(bots, seed=seed, max_turns=max_turns)
-    final = record.final_state()
-    return GameResult(
-        index=index,
-        seed=seed,
-        entrants=entrants,
-        winners=record.result or (),
-        points=tuple(player.points for player in final.players),
-        cards=tuple(len(player.cards) for player in final.players),
-        turns=final.turn,
-    )
+    return play_result(bots, index=index, seed=seed, entrants=entrants, max_turns=max_turns)
 
 
 def _names(specs: Sequence[str]) -> tuple[str, ...]:

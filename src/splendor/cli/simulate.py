@@ -17,8 +17,9 @@ from splendor.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
 from splendor.cli.common import Subcommands, UsageError, add_bot_options, add_players_option
 from splendor.cli.files import write_text
 from splendor.cli.output import EXIT_INTERRUPTED, Output
-from splendor.cli.stats import GameOutcome, Summary, simulate_one, summarize
+from splendor.cli.stats import Summary, simulate_one, summarize
 from splendor.rules import MIN_PLAYERS
+from splendor.tournament import GameResult
 
 __all__ = ["add_parser", "progress", "run_simulate"]
 
@@ -148,7 +149,7 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     workers = min(workers, args.games)
     jobs = [(specs, args.seed, i, not args.no_rotate, args.max_turns) for i in range(args.games)]
-    outcomes: list[GameOutcome] = []
+    outcomes: list[GameResult] = []
     started = time.perf_counter()
     interrupted = False
     show_bar = not args.quiet

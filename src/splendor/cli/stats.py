@@ -1,4 +1,4 @@
-"""The statistics of ``splendor simulate``: one game's outcome, win rates and intervals."""
+"""The statistics of ``splendor simulate``: one game, win rates and intervals."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor.bots import Bot, play_game
+from splendor.bots import Bot, RandomBot
 from splendor.cli.common import GuardedBot
+from splendor.tournament import GameResult, play_result
 
 __all__ = [
     "BotStats",
-    "GameOutcome",
     "Summary",
     "game_seed",
     "seating",
@@ -20,27 +20,6 @@ __all__ = [
     "summarize",
     "wilson",
 ]
-
-
-@attrs.frozen
-class GameOutcome:
-    """What one simulated game gives the statistics.
-
-    Attributes:
-        index: the game's number, from 0.
-        seed: the game's seed.
-        entries: for each seat, the index of the bot (in the bots given) sitting there.
-        winners: the winning seats; empty for an unfinished game.
-        points: the points of each seat at the end.
-        turns: the number of turns played.
-    """
-
-    index: int
-    seed: int
-    entries: tuple[int, ...]
-    winners: tuple[int, ...]
-    points: tuple[int, ...]
-    turns: int
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -62,22 +41,22 @@ def seating(index: int, entries: int, rotate: bool) -> tuple[int, ...]:
     return tuple((seat + shift) % entries for seat in range(entries))
 
 
-def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameOutcome:
-    """Play game ``index`` of a simulation (the unit of work of each worker)."""
+def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult:
+    """Play game ``index`` of a simulation (the unit of work of each worker).
+
+    Games between plain random bots are played inside the compiled kernel
+    when it is in use, with the same result (see
+    :func:`splendor.tournament.play_result`).
+    """
     specs, seed, index, rotate, max_turns = job
     entries = seating(index, len(specs), rotate)
     this_seed = game_seed(seed, index)
-    bots: list[Bot] = [GuardedBot(specs[e], this_seed) for e in entries]
-    record = play_game(bots, seed=this_seed, max_turns=max_turns)
-    final = record.final_state()
-    return GameOutcome(
-        index=index,
-        seed=this_seed,
-        entries=entries,
-        winners=record.result or (),
-        points=tuple(p.points for p in final.players),
-        turns=len(record.actions),
-    )
+    guarded = [GuardedBot(specs[e], this_seed) for e in entries]
+    plain = [guard.bot for guard in guarded]
+    # A built-in random bot runs no user code: it needs no guard, and unguarded
+    # the game can be played in the kernel.
+    bots: list[Bot] = plain if all(type(bot) is RandomBot for bot in plain) else list(guarded)
+    return play_result(bots, index=index, seed=this_seed, entrants=entries, max_turns=max_turns)
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -157,7 +136,7 @@ class Summary:
 
 
 def summarize(
-    specs: Sequence[str], outcomes: Sequence[GameOutcome], names: Sequence[str] | None = None
+    specs: Sequence[str], outcomes: Sequence[GameResult], names: Sequence[str] | None = None
 ) -> Summary:
     """The statistics of a simulation: per bot wins, win rate, its interval and points.
 
@@ -172,7 +151,7 @@ def summarize(
     points = [0] * len(specs)
     seats_played = [0] * len(specs)
     for outcome in outcomes:
-        for seat, entry in enumerate(outcome.entries):
+        for seat, entry in enumerate(outcome.entrants):
             points[entry] += outcome.points[seat]
             seats_played[entry] += 1
             if seat in outcome.winners:
