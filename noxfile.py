@@ -120,9 +120,15 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def soak(session: nox.Session) -> None:
-    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``."""
-    session.install("-e", ".")
-    session.run("python", "-m", "tests.soak", "--workers", "2", *session.posargs)
+    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``.
+
+    Builds the soak's compiled checker (``tests/_soak_kernel.pyx``, never
+    installed), runs its tests, then the soak (``-- --help`` lists its options).
+    """
+    session.install("-e", ".", *group("test"), *group("soak"))
+    session.run("python", "-m", "tests.build_soak_kernel")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_soak_kernel.py")
+    session.run("python", "-m", "tests.soak", *session.posargs)
 
 
 @nox.session(default=False)
