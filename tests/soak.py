@@ -433,6 +433,7 @@ def soak(
         _require_checker()
     start_memory = _memory_kib()
     started = time.perf_counter()
+    processor = time.process_time()
     turns = 0
     bad_games = 0
     shown = 0
@@ -473,10 +474,13 @@ def soak(
         pool.close()
         pool.join()
     elapsed = time.perf_counter() - started
+    # Processor time of this process: the workers' when they play in it.
+    busy = time.process_time() - processor
     split = ", ".join(f"{count} {kind} ({moved} turns)" for kind, (count, moved) in kinds.items())
     out(
         f"soak: {games} games, {turns} turns in {elapsed:.1f} s "
-        f"({games / elapsed:.0f} games/s, {turns / elapsed:.0f} turns/s): {split}; "
+        f"({games / elapsed:.0f} games/s, {turns / elapsed:.0f} turns/s; "
+        f"{busy:.1f} s of processor time in the main process): {split}; "
         f"{unfinished} stopped at {MAX_TURNS} turns; {bad_games} games with a violation; "
         f"memory of the main process {start_memory} KiB at start, {_memory_kib()} KiB at end"
     )
