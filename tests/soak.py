@@ -299,45 +299,73 @@ def game(
 # -- Replaying and shrinking a violation --------------------------------------------------
 
 
+class Replay:
+    """A game dealt again from its seed, played move by move with every turn checked.
+
+    Each turn is checked by :func:`check_turn` and, when the compiled checker
+    is built, played and checked in the kernel too (its state compared with
+    the engine's). :attr:`problems` holds the violations of the deal.
+    """
+
+    def __init__(self, players: int, rules: int, seed: int) -> None:
+        self.state = splendor.new_game(players, seed=seed, rules=RULE_SETS[rules])
+        self.problems: list[str] = []
+        self._actions: list[Action] | None = None
+        self._walker = None
+        if compiled_checker():
+            from tests._soak_kernel import Walker, describe
+
+            self._walker = Walker(self.state, seed)
+            self.problems = [f"deal: {name}" for name in describe(self._walker.violations)]
+
+    @property
+    def actions(self) -> list[Action]:
+        """The legal actions of the seat to move."""
+        if self._actions is None:
+            self._actions = list(splendor.legal_actions(self.state))
+        return self._actions
+
+    def play(self, index: int) -> list[str]:
+        """Play ``actions[index]``; the violations of the turn."""
+        state = self.state
+        action = self.actions[index]
+        after = splendor.apply(state, action)
+        problems = [f"turn {state.turn}: {p}" for p in check_turn(state, action, after)]
+        walker = self._walker
+        if walker is not None:
+            from tests._soak_kernel import describe
+
+            if walker.moves != len(self.actions):
+                problems.append(f"turn {state.turn}: the kernel lists {walker.moves} moves")
+            else:
+                problems += (f"turn {state.turn}: {p}" for p in describe(walker.step(index)))
+                if walker.state() != after:
+                    problems.append(f"turn {state.turn}: the kernel's state differs")
+        self.state = after
+        self._actions = None
+        return problems
+
+
 def replay(players: int, rules: int, seed: int, picks: Sequence[int]) -> list[str]:
     """Play the game dealt by ``seed`` for ``players`` under ``RULE_SETS[rules]``,
     move ``picks[i] % len(legal_actions)`` at turn ``i``; the violations.
 
-    Each turn is checked by :func:`check_turn` and, when the compiled
-    checker is built, played and checked in the kernel too (its successor
-    compared with the engine's). The replay stops at the end of the game, at
-    the end of ``picks`` or at the first violation. This is the form a soak
-    failure takes as a regression test:
+    The turns are checked as :class:`Replay` does; the replay stops at the
+    end of the game, at the end of ``picks`` or at the first violation. This
+    is the form a soak failure takes as a regression test:
     ``assert soak.replay(3, 2, 123, [4, 0, 12]) == []``.
     """
-    state = splendor.new_game(players, seed=seed, rules=RULE_SETS[rules])
-    walker = None
-    if compiled_checker():
-        from tests._soak_kernel import Walker, describe
-
-        walker = Walker(state, seed)
-        if walker.violations:
-            return [f"deal: {name}" for name in describe(walker.violations)]
+    game = Replay(players, rules, seed)
+    if game.problems:
+        return game.problems
     for pick in picks:
-        if state.is_over:
+        if game.state.is_over:
             break
-        actions = splendor.legal_actions(state)
-        if not actions:
-            return [f"turn {state.turn}: no legal action in a game not over"]
-        index = pick % len(actions)
-        after = splendor.apply(state, actions[index])
-        problems = [f"turn {state.turn}: {p}" for p in check_turn(state, actions[index], after)]
-        if walker is not None:
-            if walker.moves != len(actions):
-                problems.append(f"turn {state.turn}: the kernel lists {walker.moves} moves")
-            else:
-                bad = walker.step(index)
-                problems += (f"turn {state.turn}: {p}" for p in describe(bad))
-                if walker.state() != after:
-                    problems.append(f"turn {state.turn}: the kernel's successor differs")
+        if not game.actions:
+            return [f"turn {game.state.turn}: no legal action in a game not over"]
+        problems = game.play(pick % len(game.actions))
         if problems:
             return problems
-        state = after
     return []
 
 
