@@ -484,6 +484,11 @@ def soak(
         tally[1] += played.turns
         if not played.finished and not played.problems:
             unfinished += 1
+            if unfinished <= 3:
+                out(
+                    f"UNFINISHED game {played.number} ({played.kind}, {played.players} players, "
+                    f"rules {played.rules}, seed {played.seed}) stopped at {played.turns} turns"
+                )
         if played.problems:
             bad_games += 1
             if shown < 5:

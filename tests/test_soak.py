@@ -122,3 +122,12 @@ def test_the_turn_check_catches_an_unlisted_action() -> None:
     four = Take(Tokens(white=1, blue=1, green=1, red=1))
     problems = soak.check_turn(state, four, after)
     assert problems == [f"{four} is not listed exactly once"]
+
+
+def test_a_game_stopped_at_the_turn_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(soak, "MAX_TURNS", 5)
+    lines: list[str] = []
+    assert soak.soak(2, seed=4, out=lines.append) == 0
+    assert lines[0] == "UNFINISHED game 0 (python, 2 players, rules 0, seed 4) stopped at 5 turns"
+    assert lines[1] == "UNFINISHED game 1 (python, 3 players, rules 0, seed 5) stopped at 5 turns"
+    assert "2 stopped at 5 turns" in lines[-1]
