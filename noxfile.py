@@ -118,11 +118,21 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_fast.py")
 
 
-@nox.session(default=False)
+@nox.session
 def soak(session: nox.Session) -> None:
-    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``."""
-    session.install("-e", ".")
-    session.run("python", "-m", "tests.soak", "--workers", "2", *session.posargs)
+    """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``.
+
+    Builds the soak's compiled checker (``tests/_soak_kernel.pyx``, never
+    installed), runs its tests, then the soak: 2,000 games in the default run
+    (``-- --help`` lists the options).
+    """
+    session.install("-e", ".", *group("test"), *group("soak"))
+    session.run("python", "-m", "tests.build_soak_kernel")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_soak_kernel.py")
+    session.run("python", "-m", "tests.soak", *(session.posargs or ["--games", "2000"]))
+
+
+nox.options.sessions.append("soak")
 
 
 @nox.session(default=False)

@@ -165,10 +165,25 @@ def _mutate_text(text: str, rng: random.Random) -> str:
     return text[: rng.randrange(len(text))]
 
 
+def _peak_memory_kib() -> int:
+    """The peak resident memory of this process so far, in KiB (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def run_case(
-    call: Callable[[], object], size: int, seconds_per_byte: float = SECONDS_PER_BYTE
+    call: Callable[[], object],
+    size: int,
+    seconds_per_byte: float = SECONDS_PER_BYTE,
+    peaks: list[int] | None = None,
 ) -> str | None:
-    """Run one case; a description of what went wrong, or ``None``."""
+    """Run one case; a description of what went wrong, or ``None``.
+
+    The peak of the case's traced allocations is appended to ``peaks`` when given.
+    """
     tracemalloc.start()
     started = time.process_time()
     try:
@@ -181,6 +196,8 @@ def run_case(
     elapsed = time.process_time() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    if peaks is not None:
+        peaks.append(peak)
     if elapsed > SECONDS_FIXED + seconds_per_byte * size:
         return f"took {elapsed:.2f} s for {size} bytes"
     if peak > BYTES_FIXED + BYTES_PER_BYTE * size:
@@ -197,6 +214,7 @@ def fuzz(cases: int, *, seed: int = 0, out: Callable[[str], None] = print) -> in
     failures = 0
     kinds = {"json": 0, "action text": 0, "record text": 0}
     largest = 0
+    heaviest = 0
     for number in range(cases):
         pick = number % 10
         call: Callable[[], object]
@@ -218,7 +236,9 @@ def fuzz(cases: int, *, seed: int = 0, out: Callable[[str], None] = print) -> in
         size = len(data.encode("utf-8", "surrogatepass"))
         largest = max(largest, size)
         per_byte = SECONDS_PER_RECORD_BYTE if kind == "record text" else SECONDS_PER_BYTE
-        problem = run_case(call, size, per_byte)
+        peaks: list[int] = []
+        problem = run_case(call, size, per_byte, peaks)
+        heaviest = max([heaviest, *peaks])
         if problem is not None:
             failures += 1
             if failures <= 10:
@@ -229,7 +249,8 @@ def fuzz(cases: int, *, seed: int = 0, out: Callable[[str], None] = print) -> in
     tried = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
     out(
         f"fuzz: {cases} cases ({tried}; largest {largest} bytes) in {elapsed:.1f} s; "
-        f"{failures} failures"
+        f"{failures} failures; the most one case allocated at once {heaviest // 1024} KiB; "
+        f"peak memory of the process {_peak_memory_kib()} KiB"
     )
     return failures
 

@@ -46,3 +46,10 @@ def test_a_greedy_case_is_a_finding() -> None:
     problem = fuzz.run_case(lambda: bytearray(fuzz.BYTES_FIXED + 1_000_000), 10)
     assert problem is not None
     assert problem.startswith("used ")
+
+
+def test_the_peak_of_a_case_is_kept() -> None:
+    peaks: list[int] = []
+    assert fuzz.run_case(lambda: bytearray(1_000_000), 10, peaks=peaks) is None
+    assert len(peaks) == 1
+    assert peaks[0] >= 1_000_000
