@@ -16,21 +16,23 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
-from typing import Final, Self, SupportsIndex
+from typing import Final, Self, SupportsIndex, TypeVar
 
 import attrs
 
 from splendor.actions import Action
+from splendor.components import CARDS, NOBLES, Card
 from splendor.deal import new_game
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.legal import legal_actions
 from splendor.play import apply
 from splendor.rules import Rules
-from splendor.state import GameState
+from splendor.state import GameState, PlayerState
 from splendor.validation import check_state
 
-__all__ = ["Game", "Playouts", "SplitMix64", "random_playouts"]
+__all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "random_playouts"]
 
+_T = TypeVar("_T")
 _MASK: Final = (1 << 64) - 1
 _MOST_TURNS: Final = 1 << 62
 
@@ -87,6 +89,50 @@ def _most_turns(max_turns: object) -> int:
             f"max_turns must be a non-negative int or None, got {max_turns!r}"
         )
     return min(max_turns, _MOST_TURNS)
+
+
+def _shuffle(items: list[_T], rng: SplitMix64) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def deal_with(players: int, rng: SplitMix64, rules: Rules | None = None) -> GameState:
+    """Deal a new game with a :class:`SplitMix64` generator: the deals of ``VectorEnv``.
+
+    Each tier's cards, in the order of :data:`splendor.components.CARDS`, are
+    shuffled by Fisher-Yates from the last place down (place ``i`` swapped
+    with place ``rng.below(i + 1)``); the first 4 are laid face up and the
+    rest is the deck, top card first. Then the nobles, in the order of
+    :data:`~splendor.components.NOBLES`, are shuffled the same way and the
+    first ``rules.nobles(players)`` revealed. The compiled kernel deals
+    exactly the same game from the same generator state. (:func:`splendor.new_game`
+    shuffles with :class:`random.Random` instead, so its deals differ.)
+
+    >>> state = deal_with(2, SplitMix64(1))
+    >>> [len(deck) for deck in state.decks], len(state.nobles)
+    ([36, 26, 16], 3)
+    """
+    table = new_game(players, seed=0, rules=rules)  # checks the arguments
+    board: list[tuple[Card | None, ...]] = []
+    decks: list[tuple[Card, ...]] = []
+    for tier in (1, 2, 3):
+        cards = [card for card in CARDS if card.tier == tier]
+        _shuffle(cards, rng)
+        slots: list[Card | None] = list(cards[:4])
+        slots += [None] * (4 - len(slots))
+        board.append(tuple(slots))
+        decks.append(tuple(cards[4:]))
+    nobles = list(NOBLES)
+    _shuffle(nobles, rng)
+    return GameState(
+        rules=table.rules,
+        players=(PlayerState(),) * players,
+        bank=table.bank,
+        board=tuple(board),
+        decks=tuple(decks),
+        nobles=tuple(nobles[: table.rules.nobles(players)]),
+    )
 
 
 @attrs.frozen
