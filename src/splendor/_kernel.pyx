@@ -1181,6 +1181,24 @@ cdef int write_observation(
     return 0
 
 
+cdef Py_ssize_t _observation_size(int players, Py_ssize_t slots, Py_ssize_t shown):
+    return 11 + 15 * players + 12 * 16 + players * slots * 16 + shown * 7 + 1 + 2 * A_COUNT
+
+
+_BUFFER_ERRORS = (TypeError, ValueError, BufferError)
+
+
+cdef object _given(out):
+    """``out``, to be read as a typed memoryview (which would take None)."""
+    if out is None:
+        raise TypeError("got None")
+    return out
+
+
+cdef object _not_a_row(str dtype, error):
+    return InvalidArgumentError(f"out must be a writable, contiguous {dtype} vector: {error}")
+
+
 cdef observation_error(int failed):
     if failed == -1:
         raise InvalidArgumentError("the observation buffer does not have the game's layout")
@@ -1478,31 +1496,43 @@ cdef class Game:
         self.decided = False
         return True
 
-    def observation_into(self, float[::1] out not None, int seat, int reserve_slots,
-                         int noble_slots):
-        """Write ``seat``'s observation (with the pending codes if it is to move) to ``out``."""
-        cdef int failed
-        if not 0 <= seat < self.s.n_players:
-            raise InvalidArgumentError(f"seat {seat} is not a seat of this game")
+    def observation_into(self, out, seat):
+        cdef float[::1] row
+        cdef int failed, n = self.s.n_players
+        try:
+            row = _given(out)
+        except _BUFFER_ERRORS as error:
+            raise _not_a_row("float32", error) from None
+        if type(seat) is not int or not 0 <= seat < n:
+            raise InvalidArgumentError(f"seat must be a seat of this game (0 to {n - 1}), got {seat!r}")
+        slots = self._rules.reserve_limit
+        shown = self._rules.nobles(n)
+        if row.shape[0] != _observation_size(n, slots, shown):
+            raise InvalidArgumentError(
+                f"out must have {_observation_size(n, slots, shown)} entries (the observation "
+                f"of {n} players under these rules), got {row.shape[0]}"
+            )
         if seat == self.s.current and not self.s.winners:
             self._decide()
             failed = write_observation(
-                &self.s, seat, self.dec.prefix, self.dec.n_prefix, &out[0], out.shape[0],
-                reserve_slots, noble_slots,
+                &self.s, seat, self.dec.prefix, self.dec.n_prefix, &row[0], row.shape[0],
+                slots, shown,
             )
         else:
-            failed = write_observation(
-                &self.s, seat, NULL, 0, &out[0], out.shape[0], reserve_slots, noble_slots
-            )
+            failed = write_observation(&self.s, seat, NULL, 0, &row[0], row.shape[0], slots, shown)
         if failed:
             observation_error(failed)
 
-    def mask_into(self, int8_t[::1] out not None):
-        """Write the mask of the codes legal now (1 each) to ``out``."""
-        if out.shape[0] != A_COUNT:
-            raise InvalidArgumentError(f"a mask has {A_COUNT} entries, got {out.shape[0]}")
+    def mask_into(self, out):
+        cdef int8_t[::1] row
+        try:
+            row = _given(out)
+        except _BUFFER_ERRORS as error:
+            raise _not_a_row("int8", error) from None
+        if row.shape[0] != A_COUNT:
+            raise InvalidArgumentError(f"out must have {A_COUNT} entries, got {row.shape[0]}")
         self._decide()
-        write_mask(self.dec.legal, &out[0])
+        write_mask(self.dec.legal, &row[0])
 
     def __repr__(self):
         return (

@@ -16,7 +16,7 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
-from typing import Final, Self, SupportsIndex, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Self, SupportsIndex, TypeVar
 
 import attrs
 
@@ -29,6 +29,10 @@ from splendor.play import apply
 from splendor.rules import Rules
 from splendor.state import GameState, PlayerState
 from splendor.validation import check_state
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "random_playouts"]
 
@@ -368,6 +372,44 @@ class Game:
         self._codes = ()
         return True
 
+    def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None:
+        """Write the observation of ``seat`` to ``out``, a ``float32`` vector.
+
+        It is ``splendor.rl.observation(view(game.state(), seat), prefix)``,
+        with the :attr:`pending_codes` as ``prefix`` when ``seat`` is to move
+        (and ``()`` otherwise). Needs the ``[rl]`` extra (``numpy``).
+
+        Raises:
+            InvalidArgumentError: for a seat that is not one of the game's, or
+                an ``out`` that is not a writable, contiguous ``float32``
+                vector of ``splendor.rl.observation_shape(players, rules)``.
+        """
+        from splendor.rl.observations import observe_state
+
+        state = self._state
+        players = len(state.players)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise InvalidArgumentError(
+                f"seat must be a seat of this game (0 to {players - 1}), got {seat!r}"
+            )
+        to_move = seat == state.current_player and not state.winners
+        row = observe_state(state, seat, self._codes if to_move else ())
+        _writable(out, "float32", row.shape[0])[:] = row
+
+    def mask_into(self, out: npt.NDArray[np.int8]) -> None:
+        """Write the action mask of :meth:`legal_codes` (1 for each) to ``out``.
+
+        ``out`` is a writable, contiguous ``int8`` vector of
+        :data:`splendor.encoding.ACTION_COUNT` entries (else
+        :class:`~splendor.InvalidArgumentError`). Needs ``numpy``.
+        """
+        from splendor.encoding import ACTION_COUNT
+
+        row = _writable(out, "int8", ACTION_COUNT)
+        legal = self.legal_codes()
+        row[:] = 0
+        row[list(legal)] = 1
+
     def __repr__(self) -> str:
         state = self._state
         return (
@@ -375,6 +417,22 @@ class Game:
             f"current_player={state.current_player}, points={list(self.points)}, "
             f"winners={state.winners})"
         )
+
+
+def _writable(out: object, dtype: str, size: int) -> npt.NDArray[Any]:
+    """``out`` if it is a writable, contiguous vector of ``size`` entries of ``dtype``."""
+    import numpy as np
+
+    what = f"out must be a writable, contiguous {dtype} vector"
+    if not isinstance(out, np.ndarray):
+        raise InvalidArgumentError(f"{what}, got {type(out).__name__}")
+    if out.dtype != np.dtype(dtype) or out.ndim != 1 or not out.flags.c_contiguous:
+        raise InvalidArgumentError(f"{what}, got {out.dtype} of shape {out.shape}")
+    if not out.flags.writeable:
+        raise InvalidArgumentError(f"{what}, got a read-only array")
+    if out.shape[0] != size:
+        raise InvalidArgumentError(f"out must have {size} entries, got {out.shape[0]}")
+    return out
 
 
 def _restore(cls: type[Game], state: GameState) -> Game:

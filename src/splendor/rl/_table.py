@@ -99,15 +99,12 @@ class PureTable:
 class KernelTable:
     """A game in the compiled kernel, which writes its observations and masks."""
 
-    __slots__ = ("_game", "_layout", "_size", "_state")
+    __slots__ = ("_game", "_size", "_state")
 
     def __init__(self, state: GameState) -> None:
         from splendor import _kernel
 
-        players = len(state.players)
-        layout = observation_layout(players, state.rules)
-        self._size = layout[-1].stop
-        self._layout = (layout[5].shape[1], layout[6].shape[0])
+        self._size = observation_layout(len(state.players), state.rules)[-1].stop
         self._game = _kernel.Game.from_state(state)
         self._state: GameState | None = state
 
@@ -169,8 +166,7 @@ class KernelTable:
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation of ``seat`` (with the codes of this turn if it is to move)."""
         out = np.empty(self._size, dtype=np.float32)
-        slots, shown = self._layout
-        self._game.observation_into(out, seat, slots, shown)
+        self._game.observation_into(out, seat)
         return out
 
     def mask(self) -> npt.NDArray[np.int8]:
