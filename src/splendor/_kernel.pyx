@@ -823,87 +823,114 @@ CODE_LAYOUT = {
 }
 
 
+cdef enum:
+    # The moves a Decider keeps in place; more go to a heap block.
+    INLINE_MOVES = 40
+    # The candidates of a follow-up decision it keeps in place.
+    INLINE_CANDIDATES = 12
+
+
 ctypedef struct Decider:
-    # The decisions of one turn: the legal moves of the state, the move code
-    # of each, and once the move is chosen, the moves still possible with
-    # every follow-up code of each (forced ones included).
-    MoveBuf moves
-    uint8_t* mcode  # per move
-    uint16_t* cand  # the moves still possible
-    uint8_t* fol  # MAXF follow-up codes per candidate, NO_CODE past the end
-    Py_ssize_t cap  # room of mcode, in moves
-    Py_ssize_t fcap  # room of cand and fol, in candidates
+    # The decisions of one turn: the legal moves of the state with the move
+    # code of each, and once the move is chosen, the moves still possible
+    # with every follow-up code of each (forced ones included). Everything a
+    # decision reads is in this one block, but for long move lists.
+    Move* extra  # moves INLINE_MOVES and later
+    uint8_t* extra_code  # their move codes
+    Py_ssize_t extra_cap
+    # The moves still possible (cand) and MAXF follow-up codes of each (fol,
+    # NO_CODE past the end): in this block (cand_in, fol_in) for up to
+    # INLINE_CANDIDATES moves, else in heap blocks of room fcap.
+    uint16_t* cand
+    uint8_t* fol
+    uint16_t* heap_cand
+    uint8_t* heap_fol
+    Py_ssize_t fcap
+    Py_ssize_t n_moves
     int n_cand
     int depth  # -1 at the first decision, else the place in the follow-ups
     int n_prefix
-    uint8_t prefix[MAXF]  # the codes chosen so far this turn
     uint64_t legal[2]  # the codes legal now, a bit each
+    uint8_t prefix[MAXF]  # the codes chosen so far this turn
     # Per move code: the moves that have it, and the first of them.
     uint8_t count[A_PASS + 1]
     uint16_t first[A_PASS + 1]
+    uint8_t mcode[INLINE_MOVES]
+    Move moves[INLINE_MOVES]
+    uint16_t cand_in[INLINE_CANDIDATES]
+    uint8_t fol_in[INLINE_CANDIDATES * MAXF]
 
 
-cdef int dec_init(Decider* d) noexcept nogil:
-    """Allocate the buffers of ``d`` (small: they grow as needed); 0, or -1
-    when memory ran out."""
+cdef inline Move* dec_move(Decider* d, Py_ssize_t i) noexcept nogil:
+    return &d.moves[i] if i < INLINE_MOVES else &d.extra[i - INLINE_MOVES]
+
+
+cdef inline uint8_t dec_code(const Decider* d, Py_ssize_t i) noexcept nogil:
+    return d.mcode[i] if i < INLINE_MOVES else d.extra_code[i - INLINE_MOVES]
+
+
+cdef void dec_init(Decider* d) noexcept nogil:
+    """An empty Decider (its heap blocks come when needed)."""
     memset(d, 0, sizeof(Decider))
-    d.moves.data = <Move*>malloc(64 * sizeof(Move))
-    d.mcode = <uint8_t*>malloc(64)
-    if d.moves.data == NULL or d.mcode == NULL:
-        dec_free(d)
-        return -1
-    d.moves.cap = 64
-    d.cap = 64
-    return 0
 
 
 cdef void dec_free(Decider* d) noexcept nogil:
-    free(d.moves.data)
-    free(d.mcode)
-    free(d.cand)
-    free(d.fol)
-    d.moves.data = NULL
-    d.mcode = NULL
+    free(d.extra)
+    free(d.extra_code)
+    free(d.heap_cand)
+    free(d.heap_fol)
+    d.extra = NULL
+    d.extra_code = NULL
+    d.heap_cand = NULL
+    d.heap_fol = NULL
     d.cand = NULL
     d.fol = NULL
-    d.moves.cap = 0
-    d.cap = 0
+    d.extra_cap = 0
     d.fcap = 0
 
 
-cdef int dec_fit(Decider* d) noexcept nogil:
-    """Grow the move codes to the room of the move buffer."""
-    cdef Py_ssize_t cap = d.moves.cap
+cdef int dec_extra(Decider* d, Py_ssize_t n) noexcept nogil:
+    """Room for ``n`` moves in all; 0, or -1 when memory ran out."""
+    cdef Py_ssize_t cap = n - INLINE_MOVES
     cdef void* grown
-    if cap <= d.cap:
+    if cap <= d.extra_cap:
         return 0
-    if cap > 65535:
+    if n > 65535:
         return -1
-    grown = realloc(d.mcode, cap)
+    grown = realloc(d.extra, cap * sizeof(Move))
     if grown == NULL:
         return -1
-    d.mcode = <uint8_t*>grown
-    d.cap = cap
+    d.extra = <Move*>grown
+    grown = realloc(d.extra_code, cap)
+    if grown == NULL:
+        return -1
+    d.extra_code = <uint8_t*>grown
+    d.extra_cap = cap
     return 0
 
 
 cdef int dec_room(Decider* d, Py_ssize_t needed) noexcept nogil:
     """Room for the follow-ups of ``needed`` candidates; 0, or -1."""
     cdef void* grown
-    cdef Py_ssize_t cap = d.fcap if d.fcap else 16
-    if needed <= d.fcap:
+    cdef Py_ssize_t cap = d.fcap if d.fcap else 32
+    if needed <= INLINE_CANDIDATES:
+        d.cand = d.cand_in
+        d.fol = d.fol_in
         return 0
-    while cap < needed:
-        cap *= 2
-    grown = realloc(d.cand, cap * sizeof(uint16_t))
-    if grown == NULL:
-        return -1
-    d.cand = <uint16_t*>grown
-    grown = realloc(d.fol, cap * MAXF)
-    if grown == NULL:
-        return -1
-    d.fol = <uint8_t*>grown
-    d.fcap = cap
+    if needed > d.fcap:
+        while cap < needed:
+            cap *= 2
+        grown = realloc(d.heap_cand, cap * sizeof(uint16_t))
+        if grown == NULL:
+            return -1
+        d.heap_cand = <uint16_t*>grown
+        grown = realloc(d.heap_fol, cap * MAXF)
+        if grown == NULL:
+            return -1
+        d.heap_fol = <uint8_t*>grown
+        d.fcap = cap
+    d.cand = d.heap_cand
+    d.fol = d.heap_fol
     return 0
 
 
@@ -974,38 +1001,46 @@ cdef int follow_ups(const KState* s, const Move* m, uint8_t* out) noexcept nogil
     return n
 
 
-cdef int dec_start(const KState* s, Decider* d) noexcept nogil:
-    """List the decisions of the turn of ``s`` from its first one.
+cdef int dec_start(const KState* s, Decider* d, MoveBuf* scratch) noexcept nogil:
+    """List the decisions of the turn of ``s`` from its first one (the moves
+    are generated in ``scratch``, a MoveBuf with room for one move or more).
 
     Returns 0; -1 when memory ran out; -2 when the player to move holds more
     reserved cards than the encoding tells apart (nothing is legal then).
     """
     cdef Py_ssize_t i, n
     cdef int code
+    cdef Move* m
     d.n_prefix = 0
     d.depth = -1
     d.n_cand = 0
+    d.n_moves = 0
     d.legal[0] = 0
     d.legal[1] = 0
-    d.moves.n = 0
     if s.winners:
         return 0
     if s.seg[3 + 2 * s.current] > A_RESERVED_SLOTS:
         return -2
-    if gen(<KState*>s, &d.moves) < 0 or dec_fit(d) < 0:
-        d.moves.n = 0
+    if gen(<KState*>s, scratch) < 0 or dec_extra(d, scratch.n) < 0:
         return -1
-    n = d.moves.n
+    n = scratch.n
     memset(d.count, 0, sizeof(d.count))
     for i in range(n):
-        code = move_code(&d.moves.data[i])
-        d.mcode[i] = code
+        m = &scratch.data[i]
+        code = move_code(m)
+        if i < INLINE_MOVES:
+            d.moves[i] = m[0]
+            d.mcode[i] = code
+        else:
+            d.extra[i - INLINE_MOVES] = m[0]
+            d.extra_code[i - INLINE_MOVES] = code
         if code <= A_PASS:
             if d.count[code] == 0:
                 d.first[code] = <uint16_t>i
                 set_bit(d.legal, code)
             if d.count[code] < 255:
                 d.count[code] += 1
+    d.n_moves = n
     d.n_cand = <int>n
     return 0
 
@@ -1023,20 +1058,20 @@ cdef Py_ssize_t dec_choose(const KState* s, Decider* d, int code) noexcept nogil
         if d.count[code] == 1:  # the common case: the move code is the whole turn
             return d.first[code]
         for j in range(d.first[code], d.n_cand):
-            if d.mcode[j] == code:
+            if dec_code(d, j) == code:
                 kept += 1
         if dec_room(d, kept) < 0:
             return -3
         kept = 0
         for j in range(d.first[code], d.n_cand):
-            if d.mcode[j] == code:
+            if dec_code(d, j) == code:
                 d.cand[kept] = <uint16_t>j
                 kept += 1
         d.n_cand = kept
         if kept == 1:
             return d.cand[0]
         for j in range(kept):
-            follow_ups(s, &d.moves.data[d.cand[j]], &d.fol[j * MAXF])
+            follow_ups(s, dec_move(d, d.cand[j]), &d.fol[j * MAXF])
     else:
         for j in range(d.n_cand):
             if d.fol[j * MAXF + depth] == code:
@@ -1074,14 +1109,30 @@ cdef tuple legal_tuple(const uint64_t* bits):
     return tuple([code for code in range(A_COUNT) if (bits[code >> 6] >> (code & 63)) & 1])
 
 
+# The 8 mask bytes of each byte of a bitset (the byte order of the machine).
+cdef uint8_t SPREAD[256][8]
+
+
+def _init_spread():
+    cdef int byte, k
+    for byte in range(256):
+        for k in range(8):
+            SPREAD[byte][k] = (byte >> k) & 1
+
+
+_init_spread()
+
+
 cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
-    cdef int code
+    cdef int k
     cdef uint64_t word = bits[0]
-    for code in range(64):
-        out[code] = (word >> code) & 1
+    for k in range(8):
+        memcpy(&out[8 * k], SPREAD[(word >> (8 * k)) & 255], 8)
     word = bits[1]
-    for code in range(64, A_COUNT):
-        out[code] = (word >> (code - 64)) & 1
+    memcpy(&out[64], SPREAD[word & 255], 8)
+    memcpy(&out[72], SPREAD[(word >> 8) & 255], 8)
+    for k in range(80, A_COUNT):
+        out[k] = (word >> (k - 64)) & 1
 
 
 # -- Observations (splendor.rl.observation) in C -----------------------------------------
@@ -1437,9 +1488,9 @@ cdef class Game:
         cdef int failed
         if self.decided:
             return 0
-        if self.dec.moves.data == NULL and dec_init(&self.dec) < 0:
-            raise MemoryError()
-        failed = dec_start(&self.s, &self.dec)
+        self._ready()
+        self.listed = False  # buf lists the moves for the decisions now
+        failed = dec_start(&self.s, &self.dec, &self.buf)
         if failed == -1:
             raise MemoryError()
         if failed == -2:
@@ -1490,7 +1541,7 @@ cdef class Game:
         if chosen < 0:
             self._codes = self._codes + (code,)
             return False
-        play(&self.s, &self.dec.moves.data[chosen])
+        play(&self.s, dec_move(&self.dec, chosen))
         self.listed = False
         self._codes = ()
         self.decided = False
@@ -1655,8 +1706,7 @@ cdef inline void prefetch_game(KState* s, Decider* d, int64_t code) noexcept nog
     """Ask for the memory that stepping a game with ``code`` reads."""
     prefetch_bytes(s, sizeof(KState))
     if 0 <= code <= A_PASS and d.depth < 0 and d.count[code] == 1:
-        SPLENDOR_PREFETCH(&d.moves.data[d.first[code]])
-    SPLENDOR_PREFETCH(d.moves.data)
+        SPLENDOR_PREFETCH(dec_move(d, d.first[code]))
 
 
 cdef class VectorCore:
@@ -1679,12 +1729,14 @@ cdef class VectorCore:
     cdef KState* states
     cdef Decider* decs
     cdef uint64_t* rngs
+    cdef MoveBuf scratch  # where the moves of a turn are generated
     cdef object rules
 
     def __cinit__(self):
         self.states = NULL
         self.decs = NULL
         self.rngs = NULL
+        self.scratch.data = NULL
         self.n_ready = 0
         self.dealt = False
 
@@ -1696,6 +1748,7 @@ cdef class VectorCore:
         free(self.decs)
         free(self.states)
         free(self.rngs)
+        free(self.scratch.data)
 
     def __init__(self, int num_envs, int players, seed, rules, max_turns, int slots, int shown,
                  Py_ssize_t size):
@@ -1721,11 +1774,16 @@ cdef class VectorCore:
         self.states = <KState*>malloc(num_envs * sizeof(KState))
         self.decs = <Decider*>malloc(num_envs * sizeof(Decider))
         self.rngs = <uint64_t*>malloc(num_envs * sizeof(uint64_t))
-        if self.states == NULL or self.decs == NULL or self.rngs == NULL:
+        self.scratch.data = <Move*>malloc(256 * sizeof(Move))
+        if (
+            self.states == NULL or self.decs == NULL or self.rngs == NULL
+            or self.scratch.data == NULL
+        ):
             raise MemoryError()
+        self.scratch.cap = 256
+        self.scratch.n = 0
         for i in range(num_envs):
-            if dec_init(&self.decs[i]) < 0:
-                raise MemoryError()
+            dec_init(&self.decs[i])
             self.n_ready += 1
             self.rngs[i] = splitmix64(&x)
 
@@ -1748,7 +1806,7 @@ cdef class VectorCore:
         cdef Decider* d = &self.decs[i]
         cdef int failed
         if start:
-            failed = dec_start(s, d)
+            failed = dec_start(s, d, &self.scratch)
             if failed:
                 return failed
         seat[0] = s.current
@@ -1830,7 +1888,7 @@ cdef class VectorCore:
                 for seat in range(n):
                     rewards[i, seat] = 0.0
                 if chosen >= 0:
-                    play(s, &d.moves.data[chosen])
+                    play(s, dec_move(d, chosen))
                     if s.winners:
                         dones[i] = 1
                         for seat in range(n):
