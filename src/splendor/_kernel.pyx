@@ -751,8 +751,8 @@ cdef enum:
     # A code that no sequence holds: past the end of a shorter one.
     NO_CODE = 255
 
-# The take code of a pattern of single gems: TAKE_BY_MASK[bits of the colours].
-cdef uint8_t TAKE_BY_MASK[32]
+# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c].
+cdef uint8_t TAKE_BY_KEY[243]
 # The card ids of each tier, and the noble ids, in the order of
 # splendor.components.CARDS and NOBLES: what a VectorEnv deal shuffles.
 cdef uint8_t TIER_IDS[3][40]
@@ -773,9 +773,11 @@ def _init_decisions():
         for size in (3, 2, 1)
         for chosen in itertools.combinations(range(5), size)
     ]
-    memset(TAKE_BY_MASK, NO_CODE, 32)
+    memset(TAKE_BY_KEY, NO_CODE, 243)
     for i, chosen in enumerate(patterns):
-        TAKE_BY_MASK[sum([1 << c for c in chosen])] = i
+        TAKE_BY_KEY[sum([(1, 3, 9, 27, 81)[c] for c in chosen])] = i
+    for c in range(5):
+        TAKE_BY_KEY[2 * (1, 3, 9, 27, 81)[c]] = 25 + c
     for tier in range(3):
         TIER_N[tier] = 0
     memset(CARD_ROW, 0, sizeof(CARD_ROW))
@@ -945,14 +947,10 @@ cdef inline bint has_bit(const uint64_t* bits, int64_t code) noexcept nogil:
 
 cdef inline int move_code(const Move* m) noexcept nogil:
     """The first decision of ``m`` (as encoding._build codes it)."""
-    cdef int c, bits = 0
+    cdef int key
     if m.kind == K_TAKE:
-        for c in range(5):
-            if m.tok[c] == 2:
-                return 25 + c
-            if m.tok[c]:
-                bits |= 1 << c
-        return TAKE_BY_MASK[bits]
+        key = m.tok[0] + 3 * m.tok[1] + 9 * m.tok[2] + 27 * m.tok[3] + 81 * m.tok[4]
+        return TAKE_BY_KEY[key] if key < 243 else NO_CODE
     if m.kind == K_RESERVE:
         return A_RESERVE_BOARD + m.src
     if m.kind == K_BLIND:
@@ -1841,9 +1839,12 @@ cdef class VectorCore:
 
     def first_illegal(self, int64_t[::1] codes not None):
         """The index of the first game whose code is not legal, or -1."""
-        cdef int i
         if codes.shape[0] != self.n_envs:
             raise InvalidArgumentError("the codes do not have the shape of the batch")
+        return self._first_illegal(&codes[0])
+
+    cdef Py_ssize_t _first_illegal(self, const int64_t* codes) noexcept nogil:
+        cdef Py_ssize_t i
         for i in range(self.n_envs):
             if not has_bit(self.decs[i].legal, codes[i]):
                 return i
@@ -1853,9 +1854,10 @@ cdef class VectorCore:
              int8_t[:, ::1] masks not None, float[:, ::1] rewards not None,
              uint8_t[::1] dones not None, uint8_t[::1] truncated not None,
              int64_t[::1] seats not None):
-        """Play one legal code in every game (first_illegal(codes) is -1) and
-        write every entry of the arrays."""
+        """Play one code in every game and write every entry of the arrays;
+        -1. When a code is not legal, nothing is played: the index of its game."""
         cdef int i, seat, n = self.start.n_players, failed = 0
+        cdef Py_ssize_t bad
         cdef Py_ssize_t chosen
         cdef KState* s
         cdef Decider* d
@@ -1868,8 +1870,9 @@ cdef class VectorCore:
             raise InvalidArgumentError("the arrays do not have the shapes of the batch")
         if not self.dealt:
             raise InvalidArgumentError("call reset() before using the environment")
-        if self.first_illegal(codes) >= 0:
-            raise IllegalActionError("a code is not legal: nothing was played")
+        bad = self._first_illegal(&codes[0])
+        if bad >= 0:
+            return bad
         with nogil:
             for i in range(self.n_envs):
                 # The games are far apart in memory: ask for those coming next.
@@ -1903,6 +1906,7 @@ cdef class VectorCore:
                     break
         if failed:
             self._failed(failed, i)
+        return -1
 
     def legal_codes(self, int index):
         """The codes legal now in game ``index``."""

@@ -96,7 +96,13 @@ class _PureCore:
         dones: _U8,
         truncated: _U8,
         seats: _I64,
-    ) -> None:
+    ) -> int:
+        bad = self.first_illegal(codes)
+        if bad >= 0:
+            return bad
+        dones[:] = 0
+        truncated[:] = 0
+        rewards[:] = 0.0
         for i, code in enumerate(codes.tolist()):
             game = self._games[i]
             if game.play_code(code):
@@ -110,6 +116,7 @@ class _PureCore:
                 if dones[i]:
                     self._games[i] = self._deal(i)
             self._observe(i, obs, masks, seats)
+        return -1
 
     def legal_codes(self, index: int) -> tuple[int, ...]:
         return self._legal[index]
@@ -309,21 +316,22 @@ class VectorEnv:
             raise InvalidArgumentError(f"codes must be integers, got dtype {array.dtype}")
         # Codes beyond int64 wrap to negative numbers, which are illegal too.
         wide = np.ascontiguousarray(array, dtype=np.int64)
+        num_envs = self._num_envs
+        obs = np.empty((num_envs, self._size), dtype=np.float32)
+        masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
+        rewards = np.empty((num_envs, self._players), dtype=np.float32)
+        dones = np.empty(num_envs, dtype=np.bool_)
+        truncated = np.empty(num_envs, dtype=np.bool_)
+        seats = np.empty(num_envs, dtype=np.int64)
         core = self._core
-        bad = core.first_illegal(wide)
+        bad = core.step(
+            wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats
+        )
         if bad >= 0:
             raise IllegalActionError(
                 f"env {bad}: code {int(array[bad])} is not legal here "
                 f"(legal codes: {list(core.legal_codes(bad))})"
             )
-        num_envs = self._num_envs
-        obs = np.empty((num_envs, self._size), dtype=np.float32)
-        masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
-        rewards = np.zeros((num_envs, self._players), dtype=np.float32)
-        dones = np.zeros(num_envs, dtype=np.bool_)
-        truncated = np.zeros(num_envs, dtype=np.bool_)
-        seats = np.empty(num_envs, dtype=np.int64)
-        core.step(wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats)
         self.truncated = truncated
         return obs, masks, rewards, dones, seats
 

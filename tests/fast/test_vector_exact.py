@@ -167,8 +167,10 @@ def test_the_kernels_core_refuses_arrays_of_other_shapes() -> None:
     core.reset(obs, masks, seats)
     with pytest.raises(InvalidArgumentError):
         core.step(codes, obs, masks, np.zeros((2, 3), dtype=np.float32), flags, flags, seats)
-    with pytest.raises(IllegalActionError):
-        core.step(np.full(2, 84, dtype=np.int64), obs, masks, rewards, flags, flags, seats)
+    # An illegal code: nothing is played, and the game's index is returned.
+    before = obs.copy()
+    assert core.step(np.full(2, 84, dtype=np.int64), obs, masks, rewards, flags, flags, seats) == 0
+    np.testing.assert_array_equal(obs, before)
     # A layout that is not the game's is refused before anything is written.
     wrong = kernel.VectorCore(2, 2, 1, None, None, 3, 3, 520)
     with pytest.raises(InvalidArgumentError):
