@@ -113,9 +113,11 @@ def train(session: nox.Session) -> None:
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
-    session.install(".")
+    session.install(".[rl]")
     session.run("python", "benchmarks/bench.py", *session.posargs)
     session.run("python", "benchmarks/bench_fast.py")
+    # Decisions through the encoding, PettingZoo and VectorEnv beside the engine.
+    session.run("python", "benchmarks/rl_bench.py")
 
 
 @nox.session(default=False)
