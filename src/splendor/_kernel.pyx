@@ -1728,6 +1728,7 @@ cdef class VectorCore:
     cdef Decider* decs
     cdef uint64_t* rngs
     cdef MoveBuf scratch  # where the moves of a turn are generated
+    cdef uint8_t* started  # per game: its last decision started a turn
     cdef object rules
 
     def __cinit__(self):
@@ -1735,6 +1736,7 @@ cdef class VectorCore:
         self.decs = NULL
         self.rngs = NULL
         self.scratch.data = NULL
+        self.started = NULL
         self.n_ready = 0
         self.dealt = False
 
@@ -1747,6 +1749,7 @@ cdef class VectorCore:
         free(self.states)
         free(self.rngs)
         free(self.scratch.data)
+        free(self.started)
 
     def __init__(self, int num_envs, int players, seed, rules, max_turns, int slots, int shown,
                  Py_ssize_t size):
@@ -1773,9 +1776,10 @@ cdef class VectorCore:
         self.decs = <Decider*>malloc(num_envs * sizeof(Decider))
         self.rngs = <uint64_t*>malloc(num_envs * sizeof(uint64_t))
         self.scratch.data = <Move*>malloc(256 * sizeof(Move))
+        self.started = <uint8_t*>malloc(num_envs)
         if (
             self.states == NULL or self.decs == NULL or self.rngs == NULL
-            or self.scratch.data == NULL
+            or self.scratch.data == NULL or self.started == NULL
         ):
             raise MemoryError()
         self.scratch.cap = 256
@@ -1874,10 +1878,10 @@ cdef class VectorCore:
         if bad >= 0:
             return bad
         with nogil:
+            # First every game takes its decision (and plays its move), then
+            # every game lists its next decision: two tight loops.
             for i in range(self.n_envs):
-                # The games are far apart in memory: ask for those coming next.
-                if i + 8 < self.n_envs:
-                    prefetch_bytes(&self.decs[i + 8], sizeof(Decider))
+                # Ask for the memory of the game after next (its state and move).
                 if i + 4 < self.n_envs:
                     prefetch_game(&self.states[i + 4], &self.decs[i + 4], codes[i + 4])
                 s = &self.states[i]
@@ -1888,6 +1892,7 @@ cdef class VectorCore:
                     break
                 dones[i] = 0
                 truncated[i] = 0
+                self.started[i] = chosen >= 0
                 for seat in range(n):
                     rewards[i, seat] = 0.0
                 if chosen >= 0:
@@ -1901,9 +1906,13 @@ cdef class VectorCore:
                         truncated[i] = 1
                     if dones[i]:
                         deal(s, &self.start, self.shown, &self.rngs[i])
-                failed = self._observe(i, chosen >= 0, &obs[i, 0], &masks[i, 0], &seats[i])
-                if failed:
-                    break
+            if not failed:
+                for i in range(self.n_envs):
+                    failed = self._observe(
+                        i, self.started[i], &obs[i, 0], &masks[i, 0], &seats[i]
+                    )
+                    if failed:
+                        break
         if failed:
             self._failed(failed, i)
         return -1
