@@ -863,6 +863,19 @@ ctypedef struct Decider:
     uint8_t fol_in[INLINE_CANDIDATES * MAXF]
 
 
+# The bytes of a Decider that a decision reads first (up to the move codes).
+cdef Py_ssize_t DECIDER_HEAD = 0
+
+
+def _init_head():
+    global DECIDER_HEAD
+    cdef Decider probe
+    DECIDER_HEAD = <char*>&probe.mcode[0] - <char*>&probe
+
+
+_init_head()
+
+
 cdef inline Move* dec_move(Decider* d, Py_ssize_t i) noexcept nogil:
     return &d.moves[i] if i < INLINE_MOVES else &d.extra[i - INLINE_MOVES]
 
@@ -1881,7 +1894,10 @@ cdef class VectorCore:
             # First every game takes its decision (and plays its move), then
             # every game lists its next decision: two tight loops.
             for i in range(self.n_envs):
-                # Ask for the memory of the game after next (its state and move).
+                # Ask ahead for the memory of the games coming next: the head
+                # of the decisions (up to the move codes), then state and move.
+                if i + 8 < self.n_envs:
+                    prefetch_bytes(&self.decs[i + 8], DECIDER_HEAD)
                 if i + 4 < self.n_envs:
                     prefetch_game(&self.states[i + 4], &self.decs[i + 4], codes[i + 4])
                 s = &self.states[i]
