@@ -6,6 +6,8 @@ Plays seeded random games, per player count, six ways:
 - encoding: ``legal_codes`` per decision, ``decode`` + ``apply`` per turn;
 - codes: ``legal_codes`` per decision and ``decode`` per turn alone, on the
   states of recorded games (no ``apply``);
+- game-codes: ``splendor.fast.Game`` (the compiled kernel when built),
+  ``legal_codes()`` and ``play_code()`` per decision;
 - pettingzoo: the AEC environment, ``last()`` (observation and mask) and
   ``step()`` per decision, choosing among the masked codes;
 - observation: :func:`splendor.rl.observation` alone, per call;
@@ -96,6 +98,21 @@ def codes(players: int, games: int, seed: int) -> tuple[int, int, float]:
     return decisions, len(turns_played), time.process_time() - start
 
 
+def game_codes(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(decisions, turns, seconds) of random games by codes on splendor.fast.Game."""
+    decisions = turns = 0
+    start = time.process_time()
+    for game in range(games):
+        rng = random.Random(seed + game)
+        played = fast.Game.new(players, seed=seed + game)
+        while not played.is_over:
+            options = played.legal_codes()
+            decisions += 1
+            played.play_code(options[rng.randrange(len(options))])
+        turns += played.turn
+    return decisions, turns, time.process_time() - start
+
+
 def pettingzoo(players: int, games: int, seed: int) -> tuple[int, int, float]:
     """(decisions, turns, seconds) of random games through the AEC environment."""
     decisions = turns = 0
@@ -155,6 +172,7 @@ RUNS: dict[str, Callable[[int, int, int], tuple[int, int, float]]] = {
     "engine": engine,
     "encoding": encoding,
     "codes": codes,
+    "game-codes": game_codes,
     "pettingzoo": pettingzoo,
     "observation": observations,
     "vectorenv": vectorenv,

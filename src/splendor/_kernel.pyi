@@ -13,6 +13,7 @@ from splendor.state import GameState
 STATE_SIZE: Final[int]
 MOVE_SIZE: Final[int]
 CODE_LAYOUT: Final[dict[str, int]]
+DECISIONS_SIZE: Final[int]
 
 class Game:
     @classmethod

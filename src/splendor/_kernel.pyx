@@ -809,6 +809,9 @@ def _init_decisions():
 
 _init_decisions()
 
+#: The size in bytes of the decisions of one game's turn (its moves in place).
+DECISIONS_SIZE = sizeof(Decider)
+
 #: The codes' layout the kernel writes (checked against splendor.encoding by the tests).
 CODE_LAYOUT = {
     "ACTION_COUNT": A_COUNT,
