@@ -1943,14 +1943,19 @@ cdef class VectorCore:
         return legal_tuple(self.decs[index].legal)
 
     def game(self, int index, cls):
-        """A copy of game ``index`` as a ``cls`` (a subclass of Game), pending codes kept."""
+        """A copy of game ``index`` as a ``cls`` (a Game of the kernel or of
+        splendor.fast_pure), pending codes kept."""
         cdef Game game
         cdef Decider* d
         if not 0 <= index < self.n_envs:
             raise InvalidArgumentError(f"env index {index} is out of range")
-        if not issubclass(cls, Game):
-            raise InvalidArgumentError("cls must be a splendor.fast.Game")
         d = &self.decs[index]
+        if not issubclass(cls, Game):
+            # Another implementation of the interface (the pure one): by its state.
+            other = cls.from_state(dump(&self.states[index], self.rules))
+            for k in range(d.n_prefix):
+                other.play_code(d.prefix[k])
+            return other
         game = cls.__new__(cls)
         memcpy(&game.s, &self.states[index], sizeof(KState))
         game._rules = self.rules
