@@ -10,8 +10,15 @@ Nothing on the path of move generation and play touches a Python object.
 
 This module mirrors ``splendor/legal.py`` and ``splendor/play.py`` line for
 line where the order of the listing is decided; the differential tests
-(``tests/test_fast_diff.py``, ``nox -s kernel-diff``) compare the two on
+(``tests/fast/test_diff.py``, ``nox -s kernel-diff``) compare the two on
 random games.
+
+It also walks the decisions of :mod:`splendor.encoding` over the listed moves
+(:c:type:`Decider`), writes :func:`splendor.rl.observation` and the action
+mask into numpy rows, and steps a whole :class:`splendor.fast.VectorEnv` batch
+(:class:`VectorCore`), dealing finished games with SplitMix64; the tests in
+``tests/fast/test_decisions.py`` and ``tests/fast/test_vector_exact.py``
+compare them with the Python modules at every decision.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
