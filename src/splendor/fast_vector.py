@@ -226,7 +226,8 @@ class VectorEnv:
             )
         # Checks players and rules with the library's errors.
         layout = observation_layout(players, rules)
-        slots = layout[5].shape[1]
+        fields = {field.name: field for field in layout}
+        slots = fields["reserved"].shape[1]
         if slots > RESERVED_SLOTS:
             raise InvalidArgumentError(
                 f"the encoding tells apart at most {RESERVED_SLOTS} reserved cards; "
@@ -236,7 +237,7 @@ class VectorEnv:
         self._num_envs = num_envs
         self._players = players
         self._ready = False
-        shown = layout[6].shape[0]
+        shown = fields["nobles"].shape[0]
         args = (num_envs, players, seed, rules, max_turns, slots, shown, self._size)
         if self._use_kernel:
             from splendor import _kernel
