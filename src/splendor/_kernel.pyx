@@ -1934,6 +1934,9 @@ cdef class VectorCore:
                         deal(s, &self.start, self.shown, &self.rngs[i])
             if not failed:
                 for i in range(self.n_envs):
+                    if i + 4 < self.n_envs and self.started[i + 4]:
+                        prefetch_bytes(&self.states[i + 4], sizeof(KState))
+                        prefetch_bytes(&self.decs[i + 4], DECIDER_HEAD)
                     failed = self._observe(
                         i, self.started[i], &obs[i, 0], &masks[i, 0], &seats[i]
                     )
