@@ -23,10 +23,20 @@ import numpy.typing as npt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from splendor import GameState, InvalidArgumentError, Rules, apply, encoding, new_game, view
+from splendor import (
+    GameState,
+    InvalidArgumentError,
+    Rules,
+    apply,
+    encoding,
+    legal_actions,
+    new_game,
+    view,
+)
 from splendor.encoding import ACTION_COUNT, decode
 from splendor.errors import EncodingError
 from splendor.rl import observation, observation_shape
+from tests.builders import cards_of, deal, with_player, with_turn
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS, game_states
 
@@ -192,3 +202,17 @@ def test_any_codes_are_played_or_refused_without_harm(codes: list[int]) -> None:
         else:
             prefix = (*prefix, code)
         assert (game.state(), game.pending_codes) == (state, prefix)
+
+
+def test_more_reserved_cards_than_the_encoding_has_codes_for(impl_name: str) -> None:
+    impl = implementation(impl_name)
+    state = deal(2, rules=Rules(reserve_limit=6))
+    state = with_turn(with_player(state, 0, reserved=cards_of(1, 2, 3, 4, 5, 6)), 0, turn=12)
+    with pytest.raises(EncodingError, match="at most 5 reserved cards"):
+        encoding.legal_codes(state)
+    game = impl.Game.from_state(state)
+    for call in (game.legal_codes, lambda: game.play_code(0)):
+        with pytest.raises(EncodingError, match="at most 5 reserved cards"):
+            call()
+    assert game.state() == state
+    assert game.moves() == len(legal_actions(state))  # whole actions still play
