@@ -864,9 +864,10 @@ ctypedef struct Decider:
     int n_prefix
     uint64_t legal[2]  # the codes legal now, a bit each
     uint8_t prefix[MAXF]  # the codes chosen so far this turn
-    # Per move code: the moves that have it, and the first of them.
+    # Per move code: the moves that have it, the first and the last of them.
     uint8_t count[A_PASS + 1]
     uint16_t first[A_PASS + 1]
+    uint16_t last[A_PASS + 1]
     uint8_t mcode[INLINE_MOVES]
     Move moves[INLINE_MOVES]
     uint16_t cand_in[INLINE_CANDIDATES]
@@ -1059,6 +1060,7 @@ cdef int dec_start(const KState* s, Decider* d, MoveBuf* scratch) noexcept nogil
             if d.count[code] == 0:
                 d.first[code] = <uint16_t>i
                 set_bit(d.legal, code)
+            d.last[code] = <uint16_t>i
             if d.count[code] < 255:
                 d.count[code] += 1
     d.n_moves = n
@@ -1078,13 +1080,13 @@ cdef Py_ssize_t dec_choose(const KState* s, Decider* d, int code) noexcept nogil
     if depth < 0:
         if d.count[code] == 1:  # the common case: the move code is the whole turn
             return d.first[code]
-        for j in range(d.first[code], d.n_cand):
+        for j in range(d.first[code], d.last[code] + 1):
             if dec_code(d, j) == code:
                 kept += 1
         if dec_room(d, kept) < 0:
             return -3
         kept = 0
-        for j in range(d.first[code], d.n_cand):
+        for j in range(d.first[code], d.last[code] + 1):
             if dec_code(d, j) == code:
                 d.cand[kept] = <uint16_t>j
                 kept += 1
