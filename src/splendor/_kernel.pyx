@@ -836,8 +836,9 @@ CODE_LAYOUT = {
 
 
 cdef enum:
-    # The moves a Decider keeps in place; more go to a heap block.
-    INLINE_MOVES = 40
+    # The moves a Decider keeps in place (in random 2-player games about one
+    # turn in ten lists more than 40); more go to a heap block.
+    INLINE_MOVES = 64
     # The candidates of a follow-up decision it keeps in place.
     INLINE_CANDIDATES = 12
 
