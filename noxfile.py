@@ -100,7 +100,10 @@ def rl(session: nox.Session) -> None:
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
     tests += ["tests/fast/test_vector.py", "src/splendor/fast_vector.py"]
-    session.run("pytest", *tests, "src/splendor/rl", *session.posargs)
+    # The kernel's decisions, observations and VectorEnv against the Python ones.
+    tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
+    env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
+    session.run("pytest", *tests, "src/splendor/rl", *session.posargs, env=env)
 
 
 @nox.session(default=False)
@@ -113,9 +116,11 @@ def train(session: nox.Session) -> None:
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""
-    session.install(".")
+    session.install(".[rl]")
     session.run("python", "benchmarks/bench.py", *session.posargs)
     session.run("python", "benchmarks/bench_fast.py")
+    # Decisions through the encoding, PettingZoo and VectorEnv beside the engine.
+    session.run("python", "benchmarks/rl_bench.py")
 
 
 @nox.session

@@ -1,16 +1,24 @@
 """How fast are the decision-level environments next to the engine?
 
-Plays seeded random games, per player count, four ways:
+Plays seeded random games, per player count, six ways:
 
 - engine: ``legal_actions`` + ``apply`` per turn (as ``benchmarks/bench.py``);
 - encoding: ``legal_codes`` per decision, ``decode`` + ``apply`` per turn;
+- codes: ``legal_codes`` per decision and ``decode`` per turn alone, on the
+  states of recorded games (no ``apply``);
+- game-codes: ``splendor.fast.Game`` (the compiled kernel when built),
+  ``legal_codes()`` and ``play_code()`` per decision;
 - pettingzoo: the AEC environment, ``last()`` (observation and mask) and
   ``step()`` per decision, choosing among the masked codes;
-- observation: :func:`splendor.rl.observation` alone, per call.
+- observation: :func:`splendor.rl.observation` alone, per call;
+- vectorenv: ``splendor.fast.VectorEnv`` with ``--envs`` games (1,024 by
+  default), ``step()`` alone (the random legal codes are drawn from the
+  masks outside the timing), every game one decision per step.
 
-It prints decisions/s, turns/s and the cost of a turn relative to the
-engine's. Run with ``python benchmarks/rl_bench.py`` (the ``[rl]`` extra
-installed).
+Times are processor time of this process (``time.process_time``), so other
+work on the machine weighs less on them. It prints decisions/s, turns/s and
+the cost of a turn relative to the engine's. Run with ``python
+benchmarks/rl_bench.py`` (the ``[rl]`` extra installed).
 """
 
 from __future__ import annotations
@@ -21,17 +29,21 @@ import sys
 import time
 from collections.abc import Callable
 
+import attrs
 import numpy as np
 
 import splendor
+from splendor import fast
 from splendor.encoding import decode, legal_codes
-from splendor.rl import aec_env, observation
+from splendor.rl import aec_env, observation, observation_layout
+
+ENVS = 1024
 
 
 def engine(players: int, games: int, seed: int) -> tuple[int, int, float]:
     """(decisions, turns, seconds) of random games through the engine."""
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         rng = random.Random(seed + game)
         state = splendor.new_game(players, seed=seed + game)
@@ -39,13 +51,13 @@ def engine(players: int, games: int, seed: int) -> tuple[int, int, float]:
             actions = splendor.legal_actions(state)
             state = splendor.apply(state, actions[rng.randrange(len(actions))])
             turns += 1
-    return turns, turns, time.perf_counter() - start
+    return turns, turns, time.process_time() - start
 
 
 def encoding(players: int, games: int, seed: int) -> tuple[int, int, float]:
     """(decisions, turns, seconds) of random games decision by decision."""
     decisions = turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         rng = random.Random(seed + game)
         state = splendor.new_game(players, seed=seed + game)
@@ -58,14 +70,54 @@ def encoding(players: int, games: int, seed: int) -> tuple[int, int, float]:
                 codes = legal_codes(state, prefix)
             state = splendor.apply(state, decode(state, prefix))
             turns += 1
-    return decisions, turns, time.perf_counter() - start
+    return decisions, turns, time.process_time() - start
+
+
+def codes(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(decisions, turns, seconds) of legal_codes and decode alone on recorded games."""
+    turns_played: list[tuple[splendor.GameState, tuple[int, ...]]] = []
+    for game in range(games):
+        rng = random.Random(seed + game)
+        state = splendor.new_game(players, seed=seed + game)
+        while not state.is_over:
+            prefix: tuple[int, ...] = ()
+            options = legal_codes(state)
+            while options:
+                prefix = (*prefix, options[rng.randrange(len(options))])
+                options = legal_codes(state, prefix)
+            turns_played.append((state, prefix))
+            state = splendor.apply(state, decode(state, prefix))
+    # Copies of the states: the encoding keeps the decisions of the states it saw last.
+    turns_played = [(attrs.evolve(state), prefix) for state, prefix in turns_played]
+    decisions = sum(len(prefix) for _, prefix in turns_played)
+    start = time.process_time()
+    for state, prefix in turns_played:
+        for k in range(len(prefix)):
+            legal_codes(state, prefix[:k])
+        decode(state, prefix)
+    return decisions, len(turns_played), time.process_time() - start
+
+
+def game_codes(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(decisions, turns, seconds) of random games by codes on splendor.fast.Game."""
+    decisions = turns = 0
+    start = time.process_time()
+    for game in range(games):
+        rng = random.Random(seed + game)
+        played = fast.Game.new(players, seed=seed + game)
+        while not played.is_over:
+            options = played.legal_codes()
+            decisions += 1
+            played.play_code(options[rng.randrange(len(options))])
+        turns += played.turn
+    return decisions, turns, time.process_time() - start
 
 
 def pettingzoo(players: int, games: int, seed: int) -> tuple[int, int, float]:
     """(decisions, turns, seconds) of random games through the AEC environment."""
     decisions = turns = 0
     env = aec_env(players=players)
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         rng = random.Random(seed + game)
         env.reset(seed=seed + game)
@@ -78,7 +130,7 @@ def pettingzoo(players: int, games: int, seed: int) -> tuple[int, int, float]:
             env.step(int(legal[rng.randrange(len(legal))]))
             decisions += 1
         turns += env.game.turn
-    return decisions, turns, time.perf_counter() - start
+    return decisions, turns, time.process_time() - start
 
 
 def observations(players: int, games: int, seed: int) -> tuple[int, int, float]:
@@ -91,17 +143,39 @@ def observations(players: int, games: int, seed: int) -> tuple[int, int, float]:
             views.append(splendor.view(state, state.current_player))
             actions = splendor.legal_actions(state)
             state = splendor.apply(state, actions[rng.randrange(len(actions))])
-    start = time.perf_counter()
+    start = time.process_time()
     for seen in views:
         observation(seen)
-    return len(views), len(views), time.perf_counter() - start
+    return len(views), len(views), time.process_time() - start
+
+
+def vectorenv(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(decisions, turns, seconds) of VectorEnv.step with ENVS games for about ``games`` games."""
+    env = fast.VectorEnv(ENVS, players, seed=seed)
+    decision = observation_layout(players)[-1].start  # codes chosen so far this turn
+    rng = np.random.default_rng(seed)
+    _, masks, _ = env.reset()
+    steps = max(200, games * 80 * players // ENVS)
+    decisions = turns = 0
+    seconds = 0.0
+    for _ in range(steps):
+        chosen = (masks + rng.random(masks.shape)).argmax(axis=1)
+        start = time.process_time()
+        obs, masks, _, _, _ = env.step(chosen)
+        seconds += time.process_time() - start
+        decisions += ENVS
+        turns += int(np.count_nonzero(obs[:, decision] == 0))  # a turn ended there
+    return decisions, turns, seconds
 
 
 RUNS: dict[str, Callable[[int, int, int], tuple[int, int, float]]] = {
     "engine": engine,
     "encoding": encoding,
+    "codes": codes,
+    "game-codes": game_codes,
     "pettingzoo": pettingzoo,
     "observation": observations,
+    "vectorenv": vectorenv,
 }
 
 
@@ -112,16 +186,24 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="timed games per run")
     parser.add_argument("--warmup", type=int, default=100, help="untimed games first")
     parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--envs", type=int, default=1024, help="games of the VectorEnv")
+    parser.add_argument("--runs", nargs="+", default=list(RUNS), choices=list(RUNS))
     args = parser.parse_args()
+    global ENVS  # noqa: PLW0603  # the batch size of the vectorenv run
+    ENVS = args.envs
 
-    print(f"splendor {splendor.__version__}, Python {sys.version.split()[0]}")
+    print(
+        f"splendor {splendor.__version__}, Python {sys.version.split()[0]}, "
+        f"kernel compiled: {fast.COMPILED}; rates per second of processor time"
+    )
     print(
         f"{'players':>7} {'run':>12} {'decisions/s':>12} {'turns/s':>9} "
         f"{'decisions/turn':>14} {'turn cost':>9}"
     )
     for players in args.players:
         engine_turn = 0.0
-        for name, run in RUNS.items():
+        for name in ["engine", *(run for run in args.runs if run != "engine")]:
+            run = RUNS[name]
             if args.warmup:
                 run(players, args.warmup, args.seed + 10_000_000)
             decisions, turns, seconds = run(players, args.games, args.seed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 pytest.importorskip("numpy")
@@ -22,6 +21,7 @@ from splendor import (
 )
 from splendor.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import SplendorAECEnv, aec_env, observation
+from tests.builders import cards_of, deal, with_player, with_turn
 
 
 # PettingZoo's checks expect a bare array; a dict with an action mask (as in
@@ -158,8 +158,14 @@ def test_a_game_reaching_max_turns_is_truncated_without_reward() -> None:
 def test_a_shared_win_rewards_every_winner() -> None:
     env = aec_env(players=3)
     env.reset(seed=1)
-    tied = attrs.evolve(env.game, winners=(0, 2))
-    env._after_turn(tied)
+    # Seats 0 and 2 end the round tied on 15 points and 4 cards; seat 2 moves last.
+    state = deal(3)
+    for seat, ids in enumerate(((74, 78, 72, 8), (90,), (82, 86, 76, 16))):
+        state = with_player(state, seat, cards=cards_of(*ids))
+    env._table.start(with_turn(state, 2, turn=14))
+    env.agent_selection = "player_2"
+    env.step(0)  # take white, blue, green
+    assert env.game.winners == (0, 2)
     assert env.rewards == {"player_0": 1, "player_1": -1, "player_2": 1}
     assert all(env.terminations.values())
 

@@ -1,6 +1,9 @@
 """Types of the compiled kernel ``splendor._kernel`` (use it through :mod:`splendor.fast`)."""
 
-from typing import Final, Self
+from typing import Any, Final, Self
+
+import numpy as np
+import numpy.typing as npt
 
 from splendor.actions import Action
 from splendor.fast_pure import Playouts
@@ -9,6 +12,8 @@ from splendor.state import GameState
 
 STATE_SIZE: Final[int]
 MOVE_SIZE: Final[int]
+CODE_LAYOUT: Final[dict[str, int]]
+DECISIONS_SIZE: Final[int]
 
 class Game:
     @classmethod
@@ -40,6 +45,40 @@ class Game:
     def pending_codes(self) -> tuple[int, ...]: ...
     def legal_codes(self) -> tuple[int, ...]: ...
     def play_code(self, code: int) -> bool: ...
+    def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None: ...
+    def mask_into(self, out: npt.NDArray[np.int8]) -> None: ...
+
+class VectorCore:
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        seed: int,
+        rules: Rules | None,
+        max_turns: int | None,
+        slots: int,
+        shown: int,
+        size: int,
+    ) -> None: ...
+    def reset(
+        self,
+        obs: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        seats: npt.NDArray[np.int64],
+    ) -> None: ...
+    def first_illegal(self, codes: npt.NDArray[np.int64]) -> int: ...
+    def step(
+        self,
+        codes: npt.NDArray[np.int64],
+        obs: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float32],
+        dones: npt.NDArray[np.uint8],
+        truncated: npt.NDArray[np.uint8],
+        seats: npt.NDArray[np.int64],
+    ) -> int: ...
+    def legal_codes(self, index: int) -> tuple[int, ...]: ...
+    def game(self, index: int, cls: type[Any]) -> Any: ...
 
 def random_playouts(
     start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None

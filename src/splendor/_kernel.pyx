@@ -10,11 +10,18 @@ Nothing on the path of move generation and play touches a Python object.
 
 This module mirrors ``splendor/legal.py`` and ``splendor/play.py`` line for
 line where the order of the listing is decided; the differential tests
-(``tests/test_fast_diff.py``, ``nox -s kernel-diff``) compare the two on
+(``tests/fast/test_diff.py``, ``nox -s kernel-diff``) compare the two on
 random games.
+
+It also walks the decisions of :mod:`splendor.encoding` over the listed moves
+(:c:type:`Decider`), writes :func:`splendor.rl.observation` and the action
+mask into numpy rows, and steps a whole :class:`splendor.fast.VectorEnv` batch
+(:class:`VectorCore`), dealing finished games with SplitMix64; the tests in
+``tests/fast/test_decisions.py`` and ``tests/fast/test_vector_exact.py``
+compare them with the Python modules at every decision.
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 from cpython.exc cimport PyErr_CheckSignals
@@ -713,69 +720,297 @@ cdef object to_action(const Move* m):
     return Pass(noble)
 
 
-# -- Decision codes (splendor.encoding) ------------------------------------------------
+# -- splendor.encoding, for its errors and descriptions -----------------------------
 
 _ENCODING = None
-_TAKE_CODE = {}
 
 
 def _encoding():
-    """splendor.encoding, imported on first use, with the take codes by pattern."""
+    """splendor.encoding, imported on first use."""
     global _ENCODING
     if _ENCODING is None:
         from splendor import encoding
 
-        patterns = [
-            tuple([1 if c in chosen else 0 for c in range(6)])
-            for size in (3, 2, 1)
-            for chosen in itertools.combinations(range(5), size)
-        ]
-        patterns += [tuple([2 if c == colour else 0 for c in range(6)]) for colour in range(5)]
-        for code, pattern in zip(encoding.TAKE_CODES, patterns):
-            _TAKE_CODE[pattern] = code
         _ENCODING = encoding
     return _ENCODING
 
 
-cdef int _move_code(const KState* s, const Move* m, enc) except -1:
-    """The first decision of ``m``: its move code."""
-    cdef int reserved
+# -- Decision codes (splendor.encoding) in C -------------------------------------------
+#
+# The code layout of splendor.encoding (format version 1); tests/fast compare
+# these with the module's constants.
+
+cdef enum:
+    A_COUNT = 85  # encoding.ACTION_COUNT
+    A_RESERVE_BOARD = 30
+    A_RESERVE_DECK = 42
+    A_BUY_BOARD = 45
+    A_BUY_RESERVED = 57
+    A_RESERVED_SLOTS = 5
+    A_PASS = 62
+    A_RETURN = 63
+    A_GOLD = 69
+    A_NO_MORE_GOLD = 74
+    A_NOBLE = 75
+    # The most codes of one turn: the move, a gold code per token of the
+    # dearest card's price (14), "no more gold", the noble.
+    MAXF = 24
+    # A code that no sequence holds: past the end of a shorter one.
+    NO_CODE = 255
+
+# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c].
+cdef uint8_t TAKE_BY_KEY[243]
+# The card ids of each tier, and the noble ids, in the order of
+# splendor.components.CARDS and NOBLES: what a VectorEnv deal shuffles.
+cdef uint8_t TIER_IDS[3][40]
+cdef int TIER_N[3]
+cdef uint8_t NOBLE_IDS[10]
+cdef int NOBLE_N = 0
+# The observation rows of splendor.rl.observations: row 0 an empty slot, rows
+# 1-90 the cards by id, rows 91-93 a hidden card of tier 1-3; nobles by id.
+cdef float CARD_ROW[94][16]
+cdef float NOBLE_ROW[11][7]
+
+
+def _init_decisions():
+    global NOBLE_N
+    cdef int c, i, tier
+    patterns = [
+        [c for c in range(5) if c in chosen]
+        for size in (3, 2, 1)
+        for chosen in itertools.combinations(range(5), size)
+    ]
+    memset(TAKE_BY_KEY, NO_CODE, 243)
+    for i, chosen in enumerate(patterns):
+        TAKE_BY_KEY[sum([(1, 3, 9, 27, 81)[c] for c in chosen])] = i
+    for c in range(5):
+        TAKE_BY_KEY[2 * (1, 3, 9, 27, 81)[c]] = 25 + c
+    for tier in range(3):
+        TIER_N[tier] = 0
+    memset(CARD_ROW, 0, sizeof(CARD_ROW))
+    for card in CARDS:
+        tier = card.tier - 1
+        TIER_IDS[tier][TIER_N[tier]] = card.id
+        TIER_N[tier] += 1
+        CARD_ROW[card.id][0] = 1.0
+        CARD_ROW[card.id][2 + tier] = 1.0
+        CARD_ROW[card.id][5 + C_BONUS[card.id]] = 1.0
+        CARD_ROW[card.id][10] = C_POINTS[card.id]
+        for c in range(5):
+            CARD_ROW[card.id][11 + c] = C_COST[card.id][c]
+        if C_COST_TOTAL[card.id] + 3 > MAXF:
+            raise AssertionError("a card costs more than the decision buffers hold")
+    for tier in range(3):
+        CARD_ROW[91 + tier][1] = 1.0
+        CARD_ROW[91 + tier][2 + tier] = 1.0
+    memset(NOBLE_ROW, 0, sizeof(NOBLE_ROW))
+    NOBLE_N = 0
+    for noble in NOBLES:
+        NOBLE_IDS[NOBLE_N] = noble.id
+        NOBLE_N += 1
+        NOBLE_ROW[noble.id][0] = 1.0
+        NOBLE_ROW[noble.id][1] = N_POINTS[noble.id]
+        for c in range(5):
+            NOBLE_ROW[noble.id][2 + c] = N_REQ[noble.id][c]
+
+
+_init_decisions()
+
+#: The size in bytes of the decisions of one game's turn (its moves in place).
+DECISIONS_SIZE = sizeof(Decider)
+
+#: The codes' layout the kernel writes (checked against splendor.encoding by the tests).
+CODE_LAYOUT = {
+    "ACTION_COUNT": A_COUNT,
+    "RESERVE_BOARD": A_RESERVE_BOARD,
+    "RESERVE_DECK": A_RESERVE_DECK,
+    "BUY_BOARD": A_BUY_BOARD,
+    "BUY_RESERVED": A_BUY_RESERVED,
+    "RESERVED_SLOTS": A_RESERVED_SLOTS,
+    "PASS": A_PASS,
+    "RETURN": A_RETURN,
+    "GOLD": A_GOLD,
+    "NO_MORE_GOLD": A_NO_MORE_GOLD,
+    "NOBLE": A_NOBLE,
+}
+
+
+cdef enum:
+    # The moves a Decider keeps in place (in random 2-player games about one
+    # turn in ten lists more than 40); more go to a heap block.
+    INLINE_MOVES = 64
+    # The candidates of a follow-up decision it keeps in place.
+    INLINE_CANDIDATES = 12
+
+
+ctypedef struct Decider:
+    # The decisions of one turn: the legal moves of the state with the move
+    # code of each, and once the move is chosen, the moves still possible
+    # with every follow-up code of each (forced ones included). Everything a
+    # decision reads is in this one block, but for long move lists.
+    Move* extra  # moves INLINE_MOVES and later
+    uint8_t* extra_code  # their move codes
+    Py_ssize_t extra_cap
+    # The moves still possible (cand) and MAXF follow-up codes of each (fol,
+    # NO_CODE past the end): in this block (cand_in, fol_in) for up to
+    # INLINE_CANDIDATES moves, else in heap blocks of room fcap.
+    uint16_t* cand
+    uint8_t* fol
+    uint16_t* heap_cand
+    uint8_t* heap_fol
+    Py_ssize_t fcap
+    Py_ssize_t n_moves
+    int n_cand
+    int depth  # -1 at the first decision, else the place in the follow-ups
+    int n_prefix
+    uint64_t legal[2]  # the codes legal now, a bit each
+    uint8_t prefix[MAXF]  # the codes chosen so far this turn
+    # Per move code: the moves that have it, the first and the last of them.
+    uint8_t count[A_PASS + 1]
+    uint16_t first[A_PASS + 1]
+    uint16_t last[A_PASS + 1]
+    uint8_t mcode[INLINE_MOVES]
+    Move moves[INLINE_MOVES]
+    uint16_t cand_in[INLINE_CANDIDATES]
+    uint8_t fol_in[INLINE_CANDIDATES * MAXF]
+
+
+# The bytes of a Decider that a decision reads first (up to the move codes).
+cdef Py_ssize_t DECIDER_HEAD = 0
+
+
+def _init_head():
+    global DECIDER_HEAD
+    cdef Decider probe
+    DECIDER_HEAD = <char*>&probe.mcode[0] - <char*>&probe
+
+
+_init_head()
+
+
+cdef inline Move* dec_move(Decider* d, Py_ssize_t i) noexcept nogil:
+    return &d.moves[i] if i < INLINE_MOVES else &d.extra[i - INLINE_MOVES]
+
+
+cdef inline uint8_t dec_code(const Decider* d, Py_ssize_t i) noexcept nogil:
+    return d.mcode[i] if i < INLINE_MOVES else d.extra_code[i - INLINE_MOVES]
+
+
+cdef void dec_init(Decider* d) noexcept nogil:
+    """An empty Decider (its heap blocks come when needed)."""
+    memset(d, 0, sizeof(Decider))
+
+
+cdef void dec_free(Decider* d) noexcept nogil:
+    free(d.extra)
+    free(d.extra_code)
+    free(d.heap_cand)
+    free(d.heap_fol)
+    d.extra = NULL
+    d.extra_code = NULL
+    d.heap_cand = NULL
+    d.heap_fol = NULL
+    d.cand = NULL
+    d.fol = NULL
+    d.extra_cap = 0
+    d.fcap = 0
+
+
+cdef int dec_extra(Decider* d, Py_ssize_t n) noexcept nogil:
+    """Room for ``n`` moves in all; 0, or -1 when memory ran out."""
+    cdef Py_ssize_t cap = n - INLINE_MOVES
+    cdef void* grown
+    if cap <= d.extra_cap:
+        return 0
+    if n > 65535:
+        return -1
+    grown = realloc(d.extra, cap * sizeof(Move))
+    if grown == NULL:
+        return -1
+    d.extra = <Move*>grown
+    grown = realloc(d.extra_code, cap)
+    if grown == NULL:
+        return -1
+    d.extra_code = <uint8_t*>grown
+    d.extra_cap = cap
+    return 0
+
+
+cdef int dec_room(Decider* d, Py_ssize_t needed) noexcept nogil:
+    """Room for the follow-ups of ``needed`` candidates; 0, or -1."""
+    cdef void* grown
+    cdef Py_ssize_t cap = d.fcap if d.fcap else 32
+    if needed <= INLINE_CANDIDATES:
+        d.cand = d.cand_in
+        d.fol = d.fol_in
+        return 0
+    if needed > d.fcap:
+        while cap < needed:
+            cap *= 2
+        grown = realloc(d.heap_cand, cap * sizeof(uint16_t))
+        if grown == NULL:
+            return -1
+        d.heap_cand = <uint16_t*>grown
+        grown = realloc(d.heap_fol, cap * MAXF)
+        if grown == NULL:
+            return -1
+        d.heap_fol = <uint8_t*>grown
+        d.fcap = cap
+    d.cand = d.heap_cand
+    d.fol = d.heap_fol
+    return 0
+
+
+cdef inline void set_bit(uint64_t* bits, int code) noexcept nogil:
+    if 0 <= code < 128:
+        bits[code >> 6] |= (<uint64_t>1) << (code & 63)
+
+
+cdef inline bint has_bit(const uint64_t* bits, int64_t code) noexcept nogil:
+    return 0 <= code < A_COUNT and (bits[code >> 6] >> (code & 63)) & 1
+
+
+cdef inline int move_code(const Move* m) noexcept nogil:
+    """The first decision of ``m`` (as encoding._build codes it)."""
+    cdef int key
     if m.kind == K_TAKE:
-        return _TAKE_CODE[_tokens(m.tok, 1)]
+        key = m.tok[0] + 3 * m.tok[1] + 9 * m.tok[2] + 27 * m.tok[3] + 81 * m.tok[4]
+        return TAKE_BY_KEY[key] if key < 243 else NO_CODE
     if m.kind == K_RESERVE:
-        return enc.RESERVE_CODES.start + m.src
+        return A_RESERVE_BOARD + m.src
     if m.kind == K_BLIND:
-        return enc.RESERVE_CODES.start + 12 + m.card - 1
+        return A_RESERVE_DECK + m.card - 1
     if m.kind == K_BUY:
         if m.src < 12:
-            return enc.BUY_CODES.start + m.src
-        reserved = s.seg[3 + 2 * s.current]
-        if reserved > enc.RESERVED_SLOTS:
-            raise enc.EncodingError(
-                f"the encoding tells apart at most {enc.RESERVED_SLOTS} reserved cards; "
-                f"the player holds {reserved}"
-            )
-        return enc.BUY_CODES.start + 12 + m.src - 12
-    return enc.PASS_CODE
+            return A_BUY_BOARD + m.src
+        return A_BUY_RESERVED + m.src - 12
+    return A_PASS
 
 
-cdef tuple _follow_ups(const KState* s, const Move* m, enc):
-    """Every follow-up code of ``m``, forced ones included (encoding._follow_ups)."""
+cdef int follow_ups(const KState* s, const Move* m, uint8_t* out) noexcept nogil:
+    """Write every follow-up code of ``m`` (encoding._follow_ups) to ``out``
+    (MAXF - 1 codes at most, NO_CODE after them); returns how many."""
     cdef int p = s.current
-    cdef int c, price, held, instead, i, place
-    codes = []
+    cdef int c, k, price, held, instead, i, place
+    cdef int n = 0
+    memset(out, NO_CODE, MAXF)
     if m.kind == K_BUY:
         for c in range(5):
             price = <int>C_COST[m.card][c] - <int>s.bonus[p][c]
             held = s.tokens[p][c]
             instead = (price if price < held else held) - m.tok[c]
-            if instead > 0:
-                codes += [enc.GOLD_CODES.start + c] * instead
-        codes.append(enc.NO_MORE_GOLD_CODE)
+            for k in range(instead):
+                if n < MAXF - 2:
+                    out[n] = A_GOLD + c
+                    n += 1
+        out[n] = A_NO_MORE_GOLD
+        n += 1
     elif m.kind != K_PASS:
         for c in range(6):
-            if m.ret[c]:
-                codes += [enc.RETURN_CODES.start + c] * m.ret[c]
+            for k in range(m.ret[c]):
+                if n < MAXF - 2:
+                    out[n] = A_RETURN + c
+                    n += 1
     if m.noble:
         place = 0
         for i in range(s.n_nobles):
@@ -784,8 +1019,315 @@ cdef tuple _follow_ups(const KState* s, const Move* m, enc):
             if s.nobles[i] == m.noble:
                 break
             place += 1
-        codes.append(enc.NOBLE_CODES.start + place)
-    return tuple(codes)
+        out[n] = A_NOBLE + place
+        n += 1
+    return n
+
+
+cdef int dec_start(const KState* s, Decider* d, MoveBuf* scratch) noexcept nogil:
+    """List the decisions of the turn of ``s`` from its first one (the moves
+    are generated in ``scratch``, a MoveBuf with room for one move or more).
+
+    Returns 0; -1 when memory ran out; -2 when the player to move holds more
+    reserved cards than the encoding tells apart (nothing is legal then).
+    """
+    cdef Py_ssize_t i, n
+    cdef int code
+    cdef Move* m
+    d.n_prefix = 0
+    d.depth = -1
+    d.n_cand = 0
+    d.n_moves = 0
+    d.legal[0] = 0
+    d.legal[1] = 0
+    if s.winners:
+        return 0
+    if s.seg[3 + 2 * s.current] > A_RESERVED_SLOTS:
+        return -2
+    if gen(<KState*>s, scratch) < 0 or dec_extra(d, scratch.n) < 0:
+        return -1
+    n = scratch.n
+    memset(d.count, 0, sizeof(d.count))
+    for i in range(n):
+        m = &scratch.data[i]
+        code = move_code(m)
+        if i < INLINE_MOVES:
+            d.moves[i] = m[0]
+            d.mcode[i] = code
+        else:
+            d.extra[i - INLINE_MOVES] = m[0]
+            d.extra_code[i - INLINE_MOVES] = code
+        if code <= A_PASS:
+            if d.count[code] == 0:
+                d.first[code] = <uint16_t>i
+                set_bit(d.legal, code)
+            d.last[code] = <uint16_t>i
+            if d.count[code] < 255:
+                d.count[code] += 1
+    d.n_moves = n
+    d.n_cand = <int>n
+    return 0
+
+
+cdef Py_ssize_t dec_choose(const KState* s, Decider* d, int code) noexcept nogil:
+    """Take the legal decision ``code``: the index of the move it completes,
+    or -1 when more decisions follow (then ``d.legal`` holds them); -2 (and
+    nothing changes) when ``code`` is not legal; -3 when memory ran out."""
+    cdef int j, k, kept = 0, depth = d.depth
+    cdef uint8_t first
+    cdef bint same
+    if not has_bit(d.legal, code):
+        return -2
+    if depth < 0:
+        if d.count[code] == 1:  # the common case: the move code is the whole turn
+            return d.first[code]
+        for j in range(d.first[code], d.last[code] + 1):
+            if dec_code(d, j) == code:
+                kept += 1
+        if dec_room(d, kept) < 0:
+            return -3
+        kept = 0
+        for j in range(d.first[code], d.last[code] + 1):
+            if dec_code(d, j) == code:
+                d.cand[kept] = <uint16_t>j
+                kept += 1
+        d.n_cand = kept
+        if kept == 1:
+            return d.cand[0]
+        for j in range(kept):
+            follow_ups(s, dec_move(d, d.cand[j]), &d.fol[j * MAXF])
+    else:
+        for j in range(d.n_cand):
+            if d.fol[j * MAXF + depth] == code:
+                if kept != j:
+                    d.cand[kept] = d.cand[j]
+                    memcpy(&d.fol[kept * MAXF], &d.fol[j * MAXF], MAXF)
+                kept += 1
+        d.n_cand = kept
+        if kept == 1:
+            return d.cand[0]
+    depth += 1
+    # A decision with one option is implied, never asked.
+    while depth < MAXF - 1:
+        first = d.fol[depth]
+        same = True
+        for j in range(1, d.n_cand):
+            if d.fol[j * MAXF + depth] != first:
+                same = False
+                break
+        if not same:
+            break
+        depth += 1
+    d.depth = depth
+    d.legal[0] = 0
+    d.legal[1] = 0
+    for j in range(d.n_cand):
+        set_bit(d.legal, d.fol[j * MAXF + depth])
+    if d.n_prefix < MAXF:
+        d.prefix[d.n_prefix] = code
+        d.n_prefix += 1
+    return -1
+
+
+cdef tuple legal_tuple(const uint64_t* bits):
+    return tuple([code for code in range(A_COUNT) if (bits[code >> 6] >> (code & 63)) & 1])
+
+
+# The 8 mask bytes of each byte of a bitset (the byte order of the machine).
+cdef uint8_t SPREAD[256][8]
+
+
+def _init_spread():
+    cdef int byte, k
+    for byte in range(256):
+        for k in range(8):
+            SPREAD[byte][k] = (byte >> k) & 1
+
+
+_init_spread()
+
+
+cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
+    cdef int k
+    cdef uint64_t word = bits[0]
+    for k in range(8):
+        memcpy(&out[8 * k], SPREAD[(word >> (8 * k)) & 255], 8)
+    word = bits[1]
+    memcpy(&out[64], SPREAD[word & 255], 8)
+    memcpy(&out[72], SPREAD[(word >> 8) & 255], 8)
+    for k in range(80, A_COUNT):
+        out[k] = (word >> (k - 64)) & 1
+
+
+# -- Observations (splendor.rl.observation) in C -----------------------------------------
+
+
+cdef int write_observation(
+    const KState* s, int seat, const uint8_t* prefix, int n_prefix,
+    float* out, Py_ssize_t size, int slots, int shown,
+) noexcept nogil:
+    """Write ``observation(view(state, seat), prefix)`` to ``out`` (``size``
+    floats: the layout of splendor.rl.observation_layout with ``slots``
+    reserve slots and ``shown`` noble slots).
+
+    Returns 0; -1 when the layout has not the size of the game's; -2 when a
+    player holds more reserved cards than ``slots``; -3 when more nobles are
+    revealed than ``shown``.
+    """
+    cdef int n = s.n_players
+    cdef int i, k, c, index, pos, start, count, held, tier, card, v
+    cdef int decision = 11 + 15 * n + 12 * 16 + n * slots * 16 + shown * 7
+    cdef int tiers[4]
+    cdef float* row
+    cdef int current = -1 if s.winners else s.current
+    if size != decision + 1 + 2 * A_COUNT or not 0 <= seat < n:
+        return -1
+    # Every entry is written once (no clearing first: the rows are long).
+    for c in range(6):
+        out[c] = s.bank[c]
+    for k in range(3):
+        out[6 + k] = s.seg[k]
+    out[9] = <float>s.passes
+    out[10] = 1.0 if s.winners else 0.0
+    for i in range(n):
+        index = (seat + i) % n
+        row = &out[11 + 15 * i]
+        for c in range(6):
+            row[c] = s.tokens[index][c]
+        for c in range(5):
+            row[6 + c] = s.bonus[index][c]
+        row[11] = s.points[index]
+        row[12] = s.seg[4 + 2 * index]
+        count = 0
+        for k in range(s.n_nobles):
+            if s.nobles[k] >> 4 == index + 1:
+                count += 1
+        row[13] = count
+        row[14] = 1.0 if index == current else 0.0
+    pos = 11 + 15 * n
+    for k in range(12):
+        memcpy(&out[pos], CARD_ROW[s.board[k]], 16 * sizeof(float))
+        pos += 16
+    for i in range(n):
+        index = (seat + i) % n
+        start = seg_start(s, 3 + 2 * index)
+        held = s.seg[3 + 2 * index]
+        if held > slots:
+            return -2
+        row = &out[pos]
+        if index == seat:
+            for k in range(held):
+                memcpy(&row[16 * k], CARD_ROW[s.cards[start + k] & 0x7F], 16 * sizeof(float))
+        else:
+            # Face-up reserves in the order reserved, then blind ones by tier.
+            count = 0
+            tiers[1] = tiers[2] = tiers[3] = 0
+            for k in range(held):
+                card = s.cards[start + k]
+                if card & BLIND_FLAG:
+                    tiers[C_TIER[card & 0x7F]] += 1
+                else:
+                    memcpy(&row[16 * count], CARD_ROW[card], 16 * sizeof(float))
+                    count += 1
+            for tier in range(1, 4):
+                for k in range(tiers[tier]):
+                    memcpy(&row[16 * count], CARD_ROW[90 + tier], 16 * sizeof(float))
+                    count += 1
+        memset(&row[16 * held], 0, (slots - held) * 16 * sizeof(float))
+        pos += slots * 16
+    count = 0
+    for k in range(s.n_nobles):
+        if s.nobles[k] >> 4 == 0:
+            if count == shown:
+                return -3
+            memcpy(&out[pos + 7 * count], NOBLE_ROW[s.nobles[k] & 15], 7 * sizeof(float))
+            count += 1
+    memset(&out[pos + 7 * count], 0, (shown - count) * 7 * sizeof(float))
+    memset(&out[decision], 0, (1 + 2 * A_COUNT) * sizeof(float))
+    if n_prefix:
+        out[decision] = n_prefix
+        v = prefix[0]
+        if v < A_COUNT:
+            out[decision + 1 + v] = 1.0
+        for k in range(1, n_prefix):
+            v = prefix[k]
+            if v < A_COUNT:
+                out[decision + 1 + A_COUNT + v] += 1.0
+    return 0
+
+
+cdef Py_ssize_t _observation_size(int players, Py_ssize_t slots, Py_ssize_t shown):
+    return 11 + 15 * players + 12 * 16 + players * slots * 16 + shown * 7 + 1 + 2 * A_COUNT
+
+
+_BUFFER_ERRORS = (TypeError, ValueError, BufferError)
+
+
+cdef object _given(out):
+    """``out``, to be read as a typed memoryview (which would take None)."""
+    if out is None:
+        raise TypeError("got None")
+    return out
+
+
+cdef object _not_a_row(str dtype, error):
+    return InvalidArgumentError(f"out must be a writable, contiguous {dtype} vector: {error}")
+
+
+cdef observation_error(int failed):
+    if failed == -1:
+        raise InvalidArgumentError("the observation buffer does not have the game's layout")
+    if failed == -2:
+        raise InvalidArgumentError("a player holds more reserved cards than the rules allow")
+    raise InvalidArgumentError("more nobles are revealed than the rules reveal")
+
+
+cdef reserved_error(const KState* s):
+    _encoding()
+    raise _ENCODING.EncodingError(
+        f"the encoding tells apart at most {A_RESERVED_SLOTS} reserved cards; "
+        f"the player holds {s.seg[3 + 2 * s.current]}"
+    )
+
+
+# -- Deals of VectorEnv ----------------------------------------------------------------
+
+
+cdef void shuffle(uint8_t* items, int n, uint64_t* x) noexcept nogil:
+    """Fisher-Yates from the last place down, drawing with ``below``."""
+    cdef int i, j
+    cdef uint8_t held
+    for i in range(n - 1, 0, -1):
+        j = <int>below(x, i + 1)
+        held = items[i]
+        items[i] = items[j]
+        items[j] = held
+
+
+cdef void deal(KState* s, const KState* start, int shown, uint64_t* x) noexcept nogil:
+    """Deal ``s`` from ``start`` (an empty table: supply, rules, seats) with
+    the generator ``x``: each tier shuffled, its first 4 cards face up, the
+    rest its deck, top first; then the nobles shuffled, the first ``shown``
+    revealed (splendor.fast_pure.deal_with does the same in Python)."""
+    cdef uint8_t cards[40]
+    cdef int tier, k, n, pos = 0
+    memcpy(s, start, sizeof(KState))
+    for tier in range(3):
+        n = TIER_N[tier]
+        memcpy(cards, TIER_IDS[tier], n)
+        shuffle(cards, n, x)
+        for k in range(4):
+            s.board[tier * 4 + k] = cards[k] if k < n else 0
+        for k in range(4, n):
+            s.cards[pos] = cards[k]
+            pos += 1
+        s.seg[tier] = n - 4 if n > 4 else 0
+    memcpy(cards, NOBLE_IDS, NOBLE_N)
+    shuffle(cards, NOBLE_N, x)
+    if shown > NOBLE_N:
+        shown = NOBLE_N
+    memcpy(s.nobles, cards, shown)
+    s.n_nobles = shown
 
 
 # -- The Python interface ---------------------------------------------------------------
@@ -799,7 +1341,8 @@ cdef class Game:
     cdef bint listed  # buf holds the moves of s
     cdef object _rules
     cdef tuple _codes  # the decision codes taken so far this turn
-    cdef object _decisions  # (move codes, follow-ups) of the listed moves, or None
+    cdef Decider dec  # the decisions of this turn (allocated on first use)
+    cdef bint decided  # dec is at this state and these codes
 
     def __cinit__(self):
         # The move buffer is allocated on first use, so a copy costs no malloc.
@@ -809,9 +1352,12 @@ cdef class Game:
         self.listed = False
         self._rules = None
         self._codes = ()
+        memset(&self.dec, 0, sizeof(Decider))
+        self.decided = False
 
     def __dealloc__(self):
         free(self.buf.data)
+        dec_free(&self.dec)
 
     def __init__(self):
         raise InvalidArgumentError(
@@ -936,7 +1482,7 @@ cdef class Game:
         play(&self.s, &self.buf.data[i])
         self.listed = False
         self._codes = ()
-        self._decisions = None
+        self.decided = False
 
     def play_random(self, seed, max_turns=None):
         cdef uint64_t x = _seed(seed)
@@ -945,7 +1491,7 @@ cdef class Game:
         self._ready()
         self.listed = False
         self._codes = ()
-        self._decisions = None
+        self.decided = False
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
@@ -961,96 +1507,107 @@ cdef class Game:
     def pending_codes(self):
         return self._codes
 
+    cdef int _decide(self) except -1:
+        """Bring the decisions to this state and the pending codes."""
+        cdef int failed
+        if self.decided:
+            return 0
+        self._ready()
+        self.listed = False  # buf lists the moves for the decisions now
+        failed = dec_start(&self.s, &self.dec, &self.buf)
+        if failed == -1:
+            raise MemoryError()
+        if failed == -2:
+            reserved_error(&self.s)
+        for code in self._codes:  # legal when they were taken
+            if dec_choose(&self.s, &self.dec, code) == -3:
+                raise MemoryError()
+        self.decided = True
+        return 0
+
     def legal_codes(self):
-        options, complete = self._walk(self._codes)
-        return options
+        self._decide()
+        return legal_tuple(self.dec.legal)
 
     def play_code(self, code):
+        cdef Py_ssize_t position = len(self._codes)
+        cdef Py_ssize_t chosen
         if type(code) is not int:
             if isinstance(code, bool) or not hasattr(type(code), "__index__"):
                 raise _encoding().EncodingError(
-                    f"codes[{len(self._codes)}] is not an int code: {code!r}",
-                    position=len(self._codes),
+                    f"codes[{position}] is not an int code: {code!r}", position=position
                 )
             code = operator.index(code)
-        codes = self._codes + (code,)
-        options, complete = self._walk(codes)
-        if complete < 0:
-            self._codes = codes
+        self._decide()
+        if not 0 <= code < A_COUNT:
+            raise _encoding().EncodingError(
+                f"code {code} at position {position} is not a code "
+                f"(codes are 0 to {A_COUNT - 1})",
+                position=position,
+                code=code,
+            )
+        if not has_bit(self.dec.legal, code):
+            options = legal_tuple(self.dec.legal)
+            why = (
+                "the game is over" if not options
+                else f"the legal codes are {', '.join(map(str, options))}"
+            )
+            raise _encoding().EncodingError(
+                f"code {code} ({_encoding().describe_code(code)}) at position {position} is "
+                f"not legal here: {why}",
+                position=position,
+                code=code,
+            )
+        chosen = dec_choose(&self.s, &self.dec, code)
+        if chosen == -3:
+            self.decided = False
+            raise MemoryError()
+        if chosen < 0:
+            self._codes = self._codes + (code,)
             return False
-        play(&self.s, &self.buf.data[complete])
+        play(&self.s, dec_move(&self.dec, chosen))
         self.listed = False
         self._codes = ()
-        self._decisions = None
+        self.decided = False
         return True
 
-    cdef tuple _walk(self, tuple codes):
-        """Follow ``codes`` through the decisions of this turn, as
-        splendor.encoding does: (the next legal codes, -1), or ((), the index
-        of the move the codes complete). Raises EncodingError at a bad code."""
-        enc = _encoding()
-        self._list()
-        cdef Py_ssize_t n = self.buf.n
-        cdef Py_ssize_t i
-        if self._decisions is None:
-            # Kept until the next move is played: the follow-ups fill in as asked.
-            self._decisions = (
-                [_move_code(&self.s, &self.buf.data[i], enc) for i in range(n)],
-                [None] * n,
+    def observation_into(self, out, seat):
+        cdef float[::1] row
+        cdef int failed, n = self.s.n_players
+        try:
+            row = _given(out)
+        except _BUFFER_ERRORS as error:
+            raise _not_a_row("float32", error) from None
+        if type(seat) is not int or not 0 <= seat < n:
+            raise InvalidArgumentError(f"seat must be a seat of this game (0 to {n - 1}), got {seat!r}")
+        slots = self._rules.reserve_limit
+        shown = self._rules.nobles(n)
+        if row.shape[0] != _observation_size(n, slots, shown):
+            raise InvalidArgumentError(
+                f"out must have {_observation_size(n, slots, shown)} entries (the observation "
+                f"of {n} players under these rules), got {row.shape[0]}"
             )
-        moves, follow = self._decisions
-        candidates = list(range(n))
-        cdef Py_ssize_t depth = -1
-        cdef Py_ssize_t position = 0
-        while True:
-            if depth < 0:
-                options = sorted({moves[i] for i in candidates})
-            else:
-                for i in candidates:
-                    if follow[i] is None:
-                        follow[i] = _follow_ups(&self.s, &self.buf.data[i], enc)
-                # A decision with one option is implied, never asked.
-                while len(candidates) > 1 and len({follow[i][depth] for i in candidates}) == 1:
-                    depth += 1
-                if len(candidates) == 1:
-                    if position < len(codes):
-                        code = codes[position]
-                        raise enc.EncodingError(
-                            f"code {code} at position {position} comes after the end of "
-                            f"the turn: the first {position} code(s) already make the action "
-                            f"{to_action(&self.buf.data[candidates[0]])}",
-                            position=position,
-                            code=code,
-                        )
-                    return (), candidates[0]
-                options = sorted({follow[i][depth] for i in candidates})
-            if position == len(codes):
-                return tuple(options), -1
-            code = codes[position]
-            if not 0 <= code < enc.ACTION_COUNT:
-                raise enc.EncodingError(
-                    f"code {code} at position {position} is not a code "
-                    f"(codes are 0 to {enc.ACTION_COUNT - 1})",
-                    position=position,
-                    code=code,
-                )
-            if code not in options:
-                why = (
-                    "the game is over" if not options
-                    else f"the legal codes are {', '.join(map(str, options))}"
-                )
-                raise enc.EncodingError(
-                    f"code {code} ({enc.describe_code(code)}) at position {position} is not "
-                    f"legal here: {why}",
-                    position=position,
-                    code=code,
-                )
-            if depth < 0:
-                candidates = [i for i in candidates if moves[i] == code]
-            else:
-                candidates = [i for i in candidates if follow[i][depth] == code]
-            depth += 1
-            position += 1
+        if seat == self.s.current and not self.s.winners:
+            self._decide()
+            failed = write_observation(
+                &self.s, seat, self.dec.prefix, self.dec.n_prefix, &row[0], row.shape[0],
+                slots, shown,
+            )
+        else:
+            failed = write_observation(&self.s, seat, NULL, 0, &row[0], row.shape[0], slots, shown)
+        if failed:
+            observation_error(failed)
+
+    def mask_into(self, out):
+        cdef int8_t[::1] row
+        try:
+            row = _given(out)
+        except _BUFFER_ERRORS as error:
+            raise _not_a_row("int8", error) from None
+        if row.shape[0] != A_COUNT:
+            raise InvalidArgumentError(f"out must have {A_COUNT} entries, got {row.shape[0]}")
+        self._decide()
+        write_mask(self.dec.legal, &row[0])
 
     def __repr__(self):
         return (
@@ -1146,3 +1703,274 @@ def random_playouts(start, games, *, seed, max_turns=None):
         turns=total,
         unfinished=unfinished,
     )
+
+
+# -- Many games stepped together (splendor.fast.VectorEnv) -----------------------------
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define SPLENDOR_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define SPLENDOR_PREFETCH(p) ((void)0)
+    #endif
+    """
+    # A hint to load memory into the cache ahead of its use (nothing else).
+    void SPLENDOR_PREFETCH(const void* p) noexcept nogil
+
+
+cdef inline void prefetch_bytes(const void* p, Py_ssize_t size) noexcept nogil:
+    cdef Py_ssize_t k = 0
+    while k < size:
+        SPLENDOR_PREFETCH(<const char*>p + k)
+        k += 64
+
+
+cdef inline void prefetch_game(KState* s, Decider* d, int64_t code) noexcept nogil:
+    """Ask for the memory that stepping a game with ``code`` reads."""
+    prefetch_bytes(s, sizeof(KState))
+    if 0 <= code <= A_PASS and d.depth < 0 and d.count[code] == 1:
+        SPLENDOR_PREFETCH(dec_move(d, d.first[code]))
+
+
+cdef class VectorCore:
+    """The games of a :class:`splendor.fast.VectorEnv`, stepped in C.
+
+    Each game has its state, the decisions of its turn and its own
+    SplitMix64 generator of deals (seeded with the i-th output of
+    SplitMix64(seed)). Made and driven by :mod:`splendor.fast_vector`, which
+    checks the arguments and allocates the arrays.
+    """
+
+    cdef int n_envs
+    cdef int n_ready  # deciders allocated
+    cdef int slots
+    cdef int shown
+    cdef Py_ssize_t size
+    cdef int64_t max_turns
+    cdef bint dealt
+    cdef KState start
+    cdef KState* states
+    cdef Decider* decs
+    cdef uint64_t* rngs
+    cdef MoveBuf scratch  # where the moves of a turn are generated
+    cdef uint8_t* started  # per game: its last decision started a turn
+    cdef object rules
+
+    def __cinit__(self):
+        self.states = NULL
+        self.decs = NULL
+        self.rngs = NULL
+        self.scratch.data = NULL
+        self.started = NULL
+        self.n_ready = 0
+        self.dealt = False
+
+    def __dealloc__(self):
+        cdef int i
+        if self.decs != NULL:
+            for i in range(self.n_ready):
+                dec_free(&self.decs[i])
+        free(self.decs)
+        free(self.states)
+        free(self.rngs)
+        free(self.scratch.data)
+        free(self.started)
+
+    def __init__(self, int num_envs, int players, seed, rules, max_turns, int slots, int shown,
+                 Py_ssize_t size):
+        cdef int i
+        cdef uint64_t x = _seed(seed)
+        if num_envs < 1 or slots < 0 or shown < 0 or size < 1:
+            raise InvalidArgumentError("a VectorCore needs at least one game and a layout")
+        if self.states != NULL:
+            raise InvalidArgumentError("a VectorCore is made once")
+        table = new_game(players, seed=0, rules=rules)
+        load(&self.start, table)
+        self.start.seg[0] = self.start.seg[1] = self.start.seg[2] = 0
+        memset(self.start.cards, 0, MAXCARDS)
+        memset(self.start.board, 0, 12)
+        memset(self.start.nobles, 0, MAXNOBLES)
+        self.start.n_nobles = 0
+        self.rules = table.rules
+        self.n_envs = num_envs
+        self.slots = slots
+        self.shown = shown
+        self.size = size
+        self.max_turns = MOST_TURNS if max_turns is None else min(max_turns, MOST_TURNS)
+        self.states = <KState*>malloc(num_envs * sizeof(KState))
+        self.decs = <Decider*>malloc(num_envs * sizeof(Decider))
+        self.rngs = <uint64_t*>malloc(num_envs * sizeof(uint64_t))
+        self.scratch.data = <Move*>malloc(256 * sizeof(Move))
+        self.started = <uint8_t*>malloc(num_envs)
+        if (
+            self.states == NULL or self.decs == NULL or self.rngs == NULL
+            or self.scratch.data == NULL or self.started == NULL
+        ):
+            raise MemoryError()
+        self.scratch.cap = 256
+        self.scratch.n = 0
+        for i in range(num_envs):
+            dec_init(&self.decs[i])
+            self.n_ready += 1
+            self.rngs[i] = splitmix64(&x)
+
+    cdef int _check(self, obs, masks, seats) except -1:
+        if (
+            obs.shape[0] != self.n_envs or obs.shape[1] != self.size
+            or masks.shape[0] != self.n_envs or masks.shape[1] != A_COUNT
+            or seats.shape[0] != self.n_envs
+        ):
+            raise InvalidArgumentError("the arrays do not have the shapes of the batch")
+        return 0
+
+    cdef int _observe(self, int i, bint start, float* obs, int8_t* mask,
+                      int64_t* seat) noexcept nogil:
+        """Start the turn of game ``i`` if asked, then write its decision.
+
+        Returns 0, or what failed: -1 memory, -2 the reserved cards (see
+        dec_start), -11 to -13 the observation (see write_observation)."""
+        cdef KState* s = &self.states[i]
+        cdef Decider* d = &self.decs[i]
+        cdef int failed
+        if start:
+            failed = dec_start(s, d, &self.scratch)
+            if failed:
+                return failed
+        seat[0] = s.current
+        write_mask(d.legal, mask)
+        failed = write_observation(
+            s, s.current, d.prefix, d.n_prefix, obs, self.size, self.slots, self.shown
+        )
+        return failed - 10 if failed else 0
+
+    cdef _failed(self, int failed, int i):
+        """Raise the error of what ``_observe`` (or a decision) returned."""
+        if failed == -1:
+            raise MemoryError()
+        if failed == -2:
+            reserved_error(&self.states[i])
+        observation_error(failed + 10)
+
+    def reset(self, float[:, ::1] obs not None, int8_t[:, ::1] masks not None,
+              int64_t[::1] seats not None):
+        """Deal every game anew and write its first decision."""
+        cdef int i, failed = 0
+        self._check(obs, masks, seats)
+        with nogil:
+            for i in range(self.n_envs):
+                deal(&self.states[i], &self.start, self.shown, &self.rngs[i])
+                failed = self._observe(i, True, &obs[i, 0], &masks[i, 0], &seats[i])
+                if failed:
+                    break
+        if failed:
+            self._failed(failed, i)
+        self.dealt = True
+
+    def first_illegal(self, int64_t[::1] codes not None):
+        """The index of the first game whose code is not legal, or -1."""
+        if codes.shape[0] != self.n_envs:
+            raise InvalidArgumentError("the codes do not have the shape of the batch")
+        return self._first_illegal(&codes[0])
+
+    cdef Py_ssize_t _first_illegal(self, const int64_t* codes) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(self.n_envs):
+            if not has_bit(self.decs[i].legal, codes[i]):
+                return i
+        return -1
+
+    def step(self, int64_t[::1] codes not None, float[:, ::1] obs not None,
+             int8_t[:, ::1] masks not None, float[:, ::1] rewards not None,
+             uint8_t[::1] dones not None, uint8_t[::1] truncated not None,
+             int64_t[::1] seats not None):
+        """Play one code in every game and write every entry of the arrays;
+        -1. When a code is not legal, nothing is played: the index of its game."""
+        cdef int i, seat, n = self.start.n_players, failed = 0
+        cdef Py_ssize_t bad
+        cdef Py_ssize_t chosen
+        cdef KState* s
+        cdef Decider* d
+        self._check(obs, masks, seats)
+        if (
+            codes.shape[0] != self.n_envs or rewards.shape[0] != self.n_envs
+            or rewards.shape[1] != n or dones.shape[0] != self.n_envs
+            or truncated.shape[0] != self.n_envs
+        ):
+            raise InvalidArgumentError("the arrays do not have the shapes of the batch")
+        if not self.dealt:
+            raise InvalidArgumentError("call reset() before using the environment")
+        bad = self._first_illegal(&codes[0])
+        if bad >= 0:
+            return bad
+        with nogil:
+            # First every game takes its decision (and plays its move), then
+            # every game lists its next decision: two tight loops.
+            for i in range(self.n_envs):
+                # Ask ahead for the memory of the games coming next: the head
+                # of the decisions (up to the move codes), then state and move.
+                if i + 8 < self.n_envs:
+                    prefetch_bytes(&self.decs[i + 8], DECIDER_HEAD)
+                if i + 4 < self.n_envs:
+                    prefetch_game(&self.states[i + 4], &self.decs[i + 4], codes[i + 4])
+                s = &self.states[i]
+                d = &self.decs[i]
+                chosen = dec_choose(s, d, <int>codes[i])
+                if chosen == -3:
+                    failed = -1
+                    break
+                dones[i] = 0
+                truncated[i] = 0
+                self.started[i] = chosen >= 0
+                for seat in range(n):
+                    rewards[i, seat] = 0.0
+                if chosen >= 0:
+                    play(s, dec_move(d, chosen))
+                    if s.winners:
+                        dones[i] = 1
+                        for seat in range(n):
+                            rewards[i, seat] = 1.0 if s.winners >> seat & 1 else -1.0
+                    elif s.turn >= self.max_turns:
+                        dones[i] = 1
+                        truncated[i] = 1
+                    if dones[i]:
+                        deal(s, &self.start, self.shown, &self.rngs[i])
+            if not failed:
+                for i in range(self.n_envs):
+                    if i + 4 < self.n_envs and self.started[i + 4]:
+                        prefetch_bytes(&self.states[i + 4], sizeof(KState))
+                        prefetch_bytes(&self.decs[i + 4], DECIDER_HEAD)
+                    failed = self._observe(
+                        i, self.started[i], &obs[i, 0], &masks[i, 0], &seats[i]
+                    )
+                    if failed:
+                        break
+        if failed:
+            self._failed(failed, i)
+        return -1
+
+    def legal_codes(self, int index):
+        """The codes legal now in game ``index``."""
+        if not 0 <= index < self.n_envs:
+            raise InvalidArgumentError(f"env index {index} is out of range")
+        return legal_tuple(self.decs[index].legal)
+
+    def game(self, int index, cls):
+        """A copy of game ``index`` as a ``cls`` (a Game of the kernel or of
+        splendor.fast_pure), pending codes kept."""
+        cdef Game game
+        cdef Decider* d
+        if not 0 <= index < self.n_envs:
+            raise InvalidArgumentError(f"env index {index} is out of range")
+        d = &self.decs[index]
+        if not issubclass(cls, Game):
+            # Another implementation of the interface (the pure one): by its state.
+            other = cls.from_state(dump(&self.states[index], self.rules))
+            for k in range(d.n_prefix):
+                other.play_code(d.prefix[k])
+            return other
+        game = cls.__new__(cls)
+        memcpy(&game.s, &self.states[index], sizeof(KState))
+        game._rules = self.rules
+        game._codes = tuple([d.prefix[k] for k in range(d.n_prefix)])
+        return game

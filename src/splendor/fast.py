@@ -106,6 +106,10 @@ class Game(_Base):
       is then unchanged. Negative indices count from the end, as in a tuple.
     - ``legal_codes()``, ``play_code(code)`` and ``pending_codes``: the turn
       as decisions of :mod:`splendor.encoding`, one code at a time.
+    - ``observation_into(out, seat)`` and ``mask_into(out)``: write the
+      :func:`splendor.rl.observation` of a seat (with the pending codes when
+      it is to move) and the mask of the legal codes into ``numpy`` vectors,
+      for the environments (the compiled kernel writes them itself).
     - ``play_random(seed, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`random_playouts` draws them; returns the turns played.

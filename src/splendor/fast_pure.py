@@ -16,21 +16,27 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
-from typing import Final, Self, SupportsIndex
+from typing import TYPE_CHECKING, Any, Final, Self, SupportsIndex, TypeVar
 
 import attrs
 
 from splendor.actions import Action
+from splendor.components import CARDS, NOBLES, Card
 from splendor.deal import new_game
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.legal import legal_actions
 from splendor.play import apply
 from splendor.rules import Rules
-from splendor.state import GameState
+from splendor.state import GameState, PlayerState
 from splendor.validation import check_state
 
-__all__ = ["Game", "Playouts", "SplitMix64", "random_playouts"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
+__all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "random_playouts"]
+
+_T = TypeVar("_T")
 _MASK: Final = (1 << 64) - 1
 _MOST_TURNS: Final = 1 << 62
 
@@ -87,6 +93,50 @@ def _most_turns(max_turns: object) -> int:
             f"max_turns must be a non-negative int or None, got {max_turns!r}"
         )
     return min(max_turns, _MOST_TURNS)
+
+
+def _shuffle(items: list[_T], rng: SplitMix64) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def deal_with(players: int, rng: SplitMix64, rules: Rules | None = None) -> GameState:
+    """Deal a new game with a :class:`SplitMix64` generator: the deals of ``VectorEnv``.
+
+    Each tier's cards, in the order of :data:`splendor.components.CARDS`, are
+    shuffled by Fisher-Yates from the last place down (place ``i`` swapped
+    with place ``rng.below(i + 1)``); the first 4 are laid face up and the
+    rest is the deck, top card first. Then the nobles, in the order of
+    :data:`~splendor.components.NOBLES`, are shuffled the same way and the
+    first ``rules.nobles(players)`` revealed. The compiled kernel deals
+    exactly the same game from the same generator state. (:func:`splendor.new_game`
+    shuffles with :class:`random.Random` instead, so its deals differ.)
+
+    >>> state = deal_with(2, SplitMix64(1))
+    >>> [len(deck) for deck in state.decks], len(state.nobles)
+    ([36, 26, 16], 3)
+    """
+    table = new_game(players, seed=0, rules=rules)  # checks the arguments
+    board: list[tuple[Card | None, ...]] = []
+    decks: list[tuple[Card, ...]] = []
+    for tier in (1, 2, 3):
+        cards = [card for card in CARDS if card.tier == tier]
+        _shuffle(cards, rng)
+        slots: list[Card | None] = list(cards[:4])
+        slots += [None] * (4 - len(slots))
+        board.append(tuple(slots))
+        decks.append(tuple(cards[4:]))
+    nobles = list(NOBLES)
+    _shuffle(nobles, rng)
+    return GameState(
+        rules=table.rules,
+        players=(PlayerState(),) * players,
+        bank=table.bank,
+        board=tuple(board),
+        decks=tuple(decks),
+        nobles=tuple(nobles[: table.rules.nobles(players)]),
+    )
 
 
 @attrs.frozen
@@ -322,6 +372,44 @@ class Game:
         self._codes = ()
         return True
 
+    def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None:
+        """Write the observation of ``seat`` to ``out``, a ``float32`` vector.
+
+        It is ``splendor.rl.observation(view(game.state(), seat), prefix)``,
+        with the :attr:`pending_codes` as ``prefix`` when ``seat`` is to move
+        (and ``()`` otherwise). Needs the ``[rl]`` extra (``numpy``).
+
+        Raises:
+            InvalidArgumentError: for a seat that is not one of the game's, or
+                an ``out`` that is not a writable, contiguous ``float32``
+                vector of ``splendor.rl.observation_shape(players, rules)``.
+        """
+        from splendor.rl.observations import observe_state
+
+        state = self._state
+        players = len(state.players)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise InvalidArgumentError(
+                f"seat must be a seat of this game (0 to {players - 1}), got {seat!r}"
+            )
+        to_move = seat == state.current_player and not state.winners
+        row = observe_state(state, seat, self._codes if to_move else ())
+        _writable(out, "float32", row.shape[0])[:] = row
+
+    def mask_into(self, out: npt.NDArray[np.int8]) -> None:
+        """Write the action mask of :meth:`legal_codes` (1 for each) to ``out``.
+
+        ``out`` is a writable, contiguous ``int8`` vector of
+        :data:`splendor.encoding.ACTION_COUNT` entries (else
+        :class:`~splendor.InvalidArgumentError`). Needs ``numpy``.
+        """
+        from splendor.encoding import ACTION_COUNT
+
+        row = _writable(out, "int8", ACTION_COUNT)
+        legal = self.legal_codes()
+        row[:] = 0
+        row[list(legal)] = 1
+
     def __repr__(self) -> str:
         state = self._state
         return (
@@ -329,6 +417,22 @@ class Game:
             f"current_player={state.current_player}, points={list(self.points)}, "
             f"winners={state.winners})"
         )
+
+
+def _writable(out: object, dtype: str, size: int) -> npt.NDArray[Any]:
+    """``out`` if it is a writable, contiguous vector of ``size`` entries of ``dtype``."""
+    import numpy as np
+
+    what = f"out must be a writable, contiguous {dtype} vector"
+    if not isinstance(out, np.ndarray):
+        raise InvalidArgumentError(f"{what}, got {type(out).__name__}")
+    if out.dtype != np.dtype(dtype) or out.ndim != 1 or not out.flags.c_contiguous:
+        raise InvalidArgumentError(f"{what}, got {out.dtype} of shape {out.shape}")
+    if not out.flags.writeable:
+        raise InvalidArgumentError(f"{what}, got a read-only array")
+    if out.shape[0] != size:
+        raise InvalidArgumentError(f"out must have {size} entries, got {out.shape[0]}")
+    return out
 
 
 def _restore(cls: type[Game], state: GameState) -> Game:

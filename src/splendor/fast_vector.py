@@ -1,18 +1,19 @@
 """Many games stepped together, one decision code each: :class:`VectorEnv`.
 
 Self-play at scale steps a batch of games at once and feeds the batch to a
-network. :class:`VectorEnv` holds ``num_envs`` games of
-:class:`splendor.fast.Game` (the compiled kernel when
-:data:`splendor.fast.COMPILED`) and steps each of them by one decision code
-of :mod:`splendor.encoding` per call, taking and returning ``numpy`` arrays.
-It needs the ``[rl]`` extra (``pip install "splendor-rules[rl]"``) for
-``numpy`` and :mod:`splendor.rl`; use it as ``splendor.fast.VectorEnv``.
+network. :class:`VectorEnv` holds ``num_envs`` games and steps each of them
+by one decision code of :mod:`splendor.encoding` per call, taking and
+returning ``numpy`` arrays. With the compiled kernel
+(:data:`splendor.fast.COMPILED`) the whole batch is stepped in C: the codes,
+the moves, the observations and the masks, and the deals of finished games;
+the pure-Python fallback steps the same games with the same arrays, only
+slower. It needs the ``[rl]`` extra (``pip install "splendor-rules[rl]"``)
+for ``numpy`` and :mod:`splendor.rl`; use it as ``splendor.fast.VectorEnv``.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Final
+from typing import TYPE_CHECKING, ClassVar
 
 from splendor.rl._extras import require
 
@@ -21,17 +22,111 @@ require("numpy", "rl", "splendor.fast.VectorEnv")
 import numpy as np  # noqa: E402  (after the check)
 import numpy.typing as npt  # noqa: E402
 
-from splendor.encoding import ACTION_COUNT  # noqa: E402
+from splendor import fast, fast_pure  # noqa: E402
+from splendor.encoding import ACTION_COUNT, RESERVED_SLOTS  # noqa: E402
 from splendor.errors import IllegalActionError, InvalidArgumentError  # noqa: E402
 from splendor.fast import Game  # noqa: E402
-from splendor.rl.observations import observation_shape, observe_state  # noqa: E402
+from splendor.fast_pure import SplitMix64, deal_with  # noqa: E402
+from splendor.rl.observations import observation_layout, observe_state  # noqa: E402
 from splendor.rules import Rules  # noqa: E402
+
+if TYPE_CHECKING:
+    from splendor._kernel import VectorCore
 
 __all__ = ["VectorEnv"]
 
-# The decision field closes every observation: the number of codes chosen
-# this turn, the first one one-hot, then the later ones counted.
-_DECISION: Final = 1 + 2 * ACTION_COUNT
+_F32 = npt.NDArray[np.float32]
+_I8 = npt.NDArray[np.int8]
+_I64 = npt.NDArray[np.int64]
+_U8 = npt.NDArray[np.uint8]
+
+
+class _PureCore:
+    """The games of a VectorEnv in Python, writing exactly the arrays of the kernel's core."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        seed: int,
+        rules: Rules | None,
+        max_turns: int | None,
+        slots: int,
+        shown: int,
+        size: int,
+    ) -> None:
+        seeds = SplitMix64(seed)
+        self._rngs = [SplitMix64(seeds.next()) for _ in range(num_envs)]
+        self._players = players
+        self._rules = rules
+        self._max_turns = max_turns
+        self._games: list[fast_pure.Game] = []
+        self._legal: list[tuple[int, ...]] = []
+
+    def _deal(self, index: int) -> fast_pure.Game:
+        return fast_pure.Game._of(deal_with(self._players, self._rngs[index], self._rules))
+
+    def _observe(self, index: int, obs: _F32, masks: _I8, seats: _I64) -> None:
+        game = self._games[index]
+        state = game.state()
+        legal = self._legal[index] = game.legal_codes()
+        obs[index] = observe_state(state, state.current_player, game.pending_codes)
+        masks[index] = 0
+        masks[index, list(legal)] = 1
+        seats[index] = state.current_player
+
+    def reset(self, obs: _F32, masks: _I8, seats: _I64) -> None:
+        self._games = [self._deal(i) for i in range(len(self._rngs))]
+        self._legal = [()] * len(self._games)
+        for i in range(len(self._games)):
+            self._observe(i, obs, masks, seats)
+
+    def first_illegal(self, codes: _I64) -> int:
+        for i, code in enumerate(codes.tolist()):
+            if code not in self._legal[i]:
+                return i
+        return -1
+
+    def step(
+        self,
+        codes: _I64,
+        obs: _F32,
+        masks: _I8,
+        rewards: _F32,
+        dones: _U8,
+        truncated: _U8,
+        seats: _I64,
+    ) -> int:
+        bad = self.first_illegal(codes)
+        if bad >= 0:
+            return bad
+        dones[:] = 0
+        truncated[:] = 0
+        rewards[:] = 0.0
+        for i, code in enumerate(codes.tolist()):
+            game = self._games[i]
+            if game.play_code(code):
+                if game.is_over:
+                    dones[i] = 1
+                    rewards[i] = -1.0
+                    rewards[i, list(game.winners)] = 1.0
+                elif self._max_turns is not None and game.turn >= self._max_turns:
+                    dones[i] = 1
+                    truncated[i] = 1
+                if dones[i]:
+                    self._games[i] = self._deal(i)
+            self._observe(i, obs, masks, seats)
+        return -1
+
+    def legal_codes(self, index: int) -> tuple[int, ...]:
+        return self._legal[index]
+
+    def game(self, index: int, cls: type[Game]) -> Game:
+        source = self._games[index]
+        game = cls.from_state(source.state())
+        for code in source.pending_codes:
+            game.play_code(code)
+        return game
 
 
 class VectorEnv:
@@ -40,8 +135,9 @@ class VectorEnv:
     Every game is played one decision code of :mod:`splendor.encoding` at a
     time (as :meth:`splendor.fast_pure.Game.legal_codes` and
     :meth:`~splendor.fast_pure.Game.play_code` play it), by whichever seat is
-    to move. :meth:`reset` deals every game; :meth:`step` takes one code per
-    game and plays it. Both return, per game:
+    to move; with the compiled kernel one call steps the whole batch in C.
+    :meth:`reset` deals every game; :meth:`step` takes one code per game and
+    plays it. Both return, per game:
 
     - ``observations``, ``float32`` of shape ``(num_envs,) +
       observation_shape(players, rules)``: row ``i`` is exactly
@@ -63,9 +159,13 @@ class VectorEnv:
     decision of the new game, and the final state of the old one is not
     returned (use :meth:`game` before the last step to look at it).
 
-    Deals are seeded: game ``i`` draws the seed of each of its deals from a
-    generator of its own seeded with ``seed`` and ``i``, so the same seed and
-    the same codes give the same arrays, whatever the other games do.
+    Deals are seeded: game ``i`` deals from a
+    :class:`~splendor.fast_pure.SplitMix64` generator of its own, seeded with
+    the ``i``-th output (from 0) of ``SplitMix64(seed)``, one deal after the
+    other, as :func:`splendor.fast_pure.deal_with` deals (not as
+    :func:`splendor.new_game` does). So the same seed and the same codes give
+    the same arrays, with or without the compiled kernel, whatever the other
+    games do.
 
     Args:
         num_envs: the number of games, at least 1.
@@ -77,7 +177,9 @@ class VectorEnv:
             never end).
 
     Raises:
-        InvalidArgumentError: for a bad argument.
+        InvalidArgumentError: for a bad argument, or rules that let a player
+            hold more reserved cards than the encoding tells apart
+            (:data:`~splendor.encoding.RESERVED_SLOTS`).
         splendor.errors.MissingExtraError: when ``numpy`` is not installed
             (at import).
 
@@ -93,23 +195,15 @@ class VectorEnv:
     ...     obs, masks, rewards, dones, seats = env.step(codes)
     ...     if dones.any():
     ...         break
-    >>> np.flatnonzero(dones).tolist(), rewards[1].tolist(), env.game(1).turn
-    ([1], [1.0, -1.0], 0)
+    >>> done = int(np.flatnonzero(dones)[0])
+    >>> done, rewards[done].tolist(), env.game(done).turn
+    (7, [-1.0, 1.0], 0)
     """
 
-    __slots__ = (
-        "_bases",
-        "_deals",
-        "_games",
-        "_legal",
-        "_max_turns",
-        "_num_envs",
-        "_players",
-        "_rules",
-        "_seed",
-        "_size",
-        "truncated",
-    )
+    __slots__ = ("_core", "_num_envs", "_players", "_ready", "_size", "truncated")
+
+    # Which implementation steps the games (tests compare the two).
+    _use_kernel: ClassVar[bool] = fast.COMPILED
 
     def __init__(
         self,
@@ -131,16 +225,26 @@ class VectorEnv:
                 f"max_turns must be a positive int or None, got {max_turns!r}"
             )
         # Checks players and rules with the library's errors.
-        (self._size,) = observation_shape(players, rules)
+        layout = observation_layout(players, rules)
+        fields = {field.name: field for field in layout}
+        slots = fields["reserved"].shape[1]
+        if slots > RESERVED_SLOTS:
+            raise InvalidArgumentError(
+                f"the encoding tells apart at most {RESERVED_SLOTS} reserved cards; "
+                f"these rules allow {slots}"
+            )
+        self._size = layout[-1].stop
         self._num_envs = num_envs
         self._players = players
-        self._rules = rules
-        self._seed = seed
-        self._max_turns = max_turns
-        self._deals = [random.Random(f"splendor-vector:{seed}:{i}") for i in range(num_envs)]
-        self._games: list[Game] = []
-        self._bases: list[npt.NDArray[np.float32]] = []
-        self._legal: list[tuple[int, ...]] = []
+        self._ready = False
+        shown = fields["nobles"].shape[0]
+        args = (num_envs, players, seed, rules, max_turns, slots, shown, self._size)
+        if self._use_kernel:
+            from splendor import _kernel
+
+            self._core: VectorCore | _PureCore = _kernel.VectorCore(*args)
+        else:
+            self._core = _PureCore(*args)
         #: Which games the last :meth:`step` cut short at ``max_turns``.
         self.truncated: npt.NDArray[np.bool_] = np.zeros(num_envs, dtype=np.bool_)
 
@@ -168,39 +272,24 @@ class VectorEnv:
             raise InvalidArgumentError(
                 f"env index {index} is out of range for {self._num_envs} envs"
             )
-        return self._games[index].copy()
+        return self._core.game(index % self._num_envs, Game)
 
-    def reset(
-        self,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+    def reset(self) -> tuple[_F32, _I8, _I64]:
         """Deal every game anew (the next deal of each game's seeded sequence).
 
         Returns:
             ``(observations, action_masks, current_players)`` of the first
             decision of every game.
         """
-        self._games = [self._deal(i) for i in range(self._num_envs)]
-        self._bases = [self._base(game) for game in self._games]
-        self._legal = [game.legal_codes() for game in self._games]
-        self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
         obs = np.empty((self._num_envs, self._size), dtype=np.float32)
-        masks = np.zeros((self._num_envs, ACTION_COUNT), dtype=np.int8)
+        masks = np.empty((self._num_envs, ACTION_COUNT), dtype=np.int8)
         seats = np.empty(self._num_envs, dtype=np.int64)
-        for i, game in enumerate(self._games):
-            obs[i] = self._bases[i]
-            seats[i] = game.current_player
-        self._fill(masks)
+        self._core.reset(obs, masks, seats)
+        self._ready = True
+        self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
         return obs, masks, seats
 
-    def step(
-        self, codes: npt.ArrayLike
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.int8],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.int64],
-    ]:
+    def step(self, codes: npt.ArrayLike) -> tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], _I64]:
         """Play one decision code in every game.
 
         Args:
@@ -226,71 +315,27 @@ class VectorEnv:
             )
         if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
             raise InvalidArgumentError(f"codes must be integers, got dtype {array.dtype}")
-        moves: list[int] = array.tolist()
-        legal = self._legal
-        for i, code in enumerate(moves):
-            if code not in legal[i]:
-                raise IllegalActionError(
-                    f"env {i}: code {code} is not legal here (legal codes: {list(legal[i])})"
-                )
+        # Codes beyond int64 wrap to negative numbers, which are illegal too.
+        wide = np.ascontiguousarray(array, dtype=np.int64)
         num_envs = self._num_envs
         obs = np.empty((num_envs, self._size), dtype=np.float32)
-        masks = np.zeros((num_envs, ACTION_COUNT), dtype=np.int8)
-        rewards = np.zeros((num_envs, self._players), dtype=np.float32)
-        dones = np.zeros(num_envs, dtype=np.bool_)
-        truncated = np.zeros(num_envs, dtype=np.bool_)
+        masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
+        rewards = np.empty((num_envs, self._players), dtype=np.float32)
+        dones = np.empty(num_envs, dtype=np.bool_)
+        truncated = np.empty(num_envs, dtype=np.bool_)
         seats = np.empty(num_envs, dtype=np.int64)
-        decision = self._size - _DECISION
-        max_turns = self._max_turns
-        games = self._games
-        bases = self._bases
-        for i, code in enumerate(moves):
-            game = games[i]
-            if game.play_code(code):
-                if game.is_over:
-                    dones[i] = True
-                    row = rewards[i]
-                    row[:] = -1.0
-                    row[list(game.winners)] = 1.0
-                    game = games[i] = self._deal(i)
-                elif max_turns is not None and game.turn >= max_turns:
-                    dones[i] = True
-                    truncated[i] = True
-                    game = games[i] = self._deal(i)
-                base = bases[i] = self._base(game)
-                obs[i] = base
-            else:
-                obs[i] = bases[i]
-                prefix = game.pending_codes
-                out = obs[i]
-                out[decision] = len(prefix)
-                out[decision + 1 + prefix[0]] = 1.0
-                later = decision + 1 + ACTION_COUNT
-                for chosen in prefix[1:]:
-                    out[later + chosen] += 1.0
-            legal[i] = game.legal_codes()
-            seats[i] = game.current_player
-        self._fill(masks)
+        core = self._core
+        bad = core.step(
+            wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats
+        )
+        if bad >= 0:
+            raise IllegalActionError(
+                f"env {bad}: code {int(array[bad])} is not legal here "
+                f"(legal codes: {list(core.legal_codes(bad))})"
+            )
         self.truncated = truncated
         return obs, masks, rewards, dones, seats
 
-    def _fill(self, masks: npt.NDArray[np.int8]) -> None:
-        # One fancy assignment for the whole batch: far quicker than one per row.
-        rows: list[int] = []
-        columns: list[int] = []
-        for i, options in enumerate(self._legal):
-            rows += [i] * len(options)
-            columns += options
-        masks[rows, columns] = 1
-
     def _check_ready(self) -> None:
-        if not self._games:
+        if not self._ready:
             raise InvalidArgumentError("call reset() before using the environment")
-
-    def _deal(self, index: int) -> Game:
-        return Game.new(self._players, seed=self._deals[index].getrandbits(63), rules=self._rules)
-
-    @staticmethod
-    def _base(game: Game) -> npt.NDArray[np.float32]:
-        # The observation between decisions: the turn's prefix is added on top.
-        return observe_state(game.state(), game.current_player)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 
@@ -16,7 +15,8 @@ import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, Rules, view
 from splendor.encoding import ACTION_COUNT, legal_codes
-from splendor.fast import Game, VectorEnv
+from splendor.fast import VectorEnv
+from splendor.fast_pure import SplitMix64, deal_with
 from splendor.rl import observation, observation_shape
 
 
@@ -147,9 +147,13 @@ def test_the_same_seed_and_codes_give_the_same_arrays() -> None:
 def test_each_games_deals_depend_only_on_the_seed_and_its_index() -> None:
     small, large = VectorEnv(2, 2, seed=5), VectorEnv(4, 2, seed=5)
     np.testing.assert_array_equal(small.reset()[0], large.reset()[0][:2])
-    # Game i's deals draw their seeds from its own generator, seeded with seed and i.
-    draw = random.Random("splendor-vector:5:1").getrandbits(63)
-    assert small.game(1).state() == Game.new(2, seed=draw).state()
+    # Game i deals with its own SplitMix64, seeded with output i of SplitMix64(seed).
+    seeds = SplitMix64(5)
+    seeds.next()
+    rng = SplitMix64(seeds.next())
+    assert small.game(1).state() == deal_with(2, rng)
+    # Its next deal comes from the same generator, one deal later.
+    assert deal_with(2, rng) != small.game(1).state()
 
 
 def test_an_illegal_code_names_the_env_and_changes_nothing() -> None:

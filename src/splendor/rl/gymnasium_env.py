@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import numpy as np
+import numpy.typing as npt
 
 from splendor import encoding
 from splendor.bots import Bot, RandomBot
@@ -34,9 +35,9 @@ from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.legal import legal_actions
 from splendor.play import apply
 from splendor.rl._extras import require
+from splendor.rl._table import table
 from splendor.rl._text import describe
-from splendor.rl._turns import Turns, as_code, mask_of
-from splendor.rl.observations import observe_state
+from splendor.rl._turns import as_code, mask_of
 from splendor.rules import Rules
 from splendor.state import GameState
 from splendor.views import view
@@ -126,7 +127,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         self.seat = 0 if seat is None else seat
         self.observation_space = observation_space(self.players, self.rules)
         self.action_space = gymnasium.spaces.Discrete(encoding.ACTION_COUNT)
-        self._turns = Turns(new_game(self.players, seed=0, rules=self.rules))
+        self._table = table(new_game(self.players, seed=0, rules=self.rules))
         self._bots: dict[int, Bot] = {}
         self._rngs: dict[int, random.Random] = {}
         self._over = True
@@ -134,7 +135,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
     @property
     def game(self) -> GameState:
         """The game state before the turn being played."""
-        return self._turns.state
+        return self._table.state
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -156,7 +157,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         self._bots = dict(zip(others, self._opponents, strict=True))
         self._rngs = {s: random.Random(int(rng.integers(2**63 - 1))) for s in others}
         state = self._bots_play(new_game(self.players, seed=game_seed, rules=self.rules))
-        self._turns.start(state)
+        self._table.start(state)
         self._over = bool(state.winners) or state.turn >= self.max_turns
         return self._observe(), self._info()
 
@@ -173,24 +174,26 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         if self._over:
             raise IllegalActionError("no game in progress: call reset() to deal one")
         code = as_code(action)
-        turns = self._turns
-        if code not in turns.codes:
+        game = self._table
+        if code not in game.codes:
             if self.illegal_action == "raise":
-                turns.choose(code)  # raises, naming the legal codes
+                game.play(code)  # raises, naming the legal codes
             self._over = True
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
-        chosen = turns.choose(code)
-        if chosen is not None:
-            state = self._bots_play(apply(turns.state, chosen))
-            turns.start(state)
-        state = turns.state
+        if (
+            game.play(code)
+            and not game.winners
+            and game.current_player != self.seat
+            and game.turn < self.max_turns
+        ):
+            game.start(self._bots_play(game.state))
         reward = 0.0
-        terminated = bool(state.winners)
-        truncated = not terminated and state.turn >= self.max_turns
+        terminated = bool(game.winners)
+        truncated = not terminated and game.turn >= self.max_turns
         if terminated:
-            reward = 1.0 if self.seat in state.winners else -1.0
+            reward = 1.0 if self.seat in game.winners else -1.0
         self._over = terminated or truncated
         return self._observe(), reward, terminated, truncated, self._info()
 
@@ -201,13 +204,13 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         """
         if self.render_mode is None:
             return None
-        state = self._turns.state
+        state = self._table.state
         names = ["learner" if s == self.seat else f"bot_{s}" for s in range(self.players)]
         if self.render_mode == "svg":
             from splendor.svg import render_svg
 
             return str(render_svg(state, names=names))
-        return describe(state, self._turns.prefix, names)
+        return describe(state, self._table.prefix, names)
 
     def _bots_play(self, state: GameState) -> GameState:
         """Let the bots play whole turns until the learner is to move or the game ends."""
@@ -220,14 +223,12 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         return state
 
     def _observe(self) -> Observation:
-        turns = self._turns
-        to_move = not turns.state.winners and turns.state.current_player == self.seat
-        return {
-            "observation": observe_state(turns.state, self.seat, turns.prefix if to_move else ()),
-            "action_mask": mask_of(turns.codes if to_move and not self._over else ()),
-        }
+        return {"observation": self._table.observe(self.seat), "action_mask": self._mask()}
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        game = self._table
+        to_move = not game.winners and game.current_player == self.seat
+        return game.mask() if to_move and not self._over else mask_of(())
 
     def _info(self) -> dict[str, Any]:
-        turns = self._turns
-        to_move = not turns.state.winners and turns.state.current_player == self.seat
-        return {"action_mask": mask_of(turns.codes if to_move and not self._over else ())}
+        return {"action_mask": self._mask()}

@@ -40,11 +40,11 @@ import numpy.typing as npt
 from splendor import encoding
 from splendor.deal import new_game
 from splendor.errors import IllegalActionError, InvalidArgumentError
-from splendor.play import apply
 from splendor.rl._extras import require
+from splendor.rl._table import table
 from splendor.rl._text import describe
-from splendor.rl._turns import Turns, as_code, mask_of
-from splendor.rl.observations import observation_high, observation_shape, observe_state
+from splendor.rl._turns import as_code, mask_of
+from splendor.rl.observations import observation_high, observation_shape
 from splendor.rules import Rules
 from splendor.state import GameState
 
@@ -141,7 +141,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self._rng = random.Random()
-        self._turns = Turns(new_game(self.players, seed=0, rules=self.rules))
+        self._table = table(new_game(self.players, seed=0, rules=self.rules))
         self.final_rewards: dict[str, float] = {}
         self.agents: list[str] = []
 
@@ -175,7 +175,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             game_seed = seed
         else:
             game_seed = self._rng.getrandbits(63)
-        self._turns = Turns(new_game(self.players, seed=game_seed, rules=self.rules))
+        self._table = table(new_game(self.players, seed=game_seed, rules=self.rules))
         self.final_rewards = {}
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -183,7 +183,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self._turns.state.current_player]
+        self.agent_selection = self.possible_agents[self._table.current_player]
 
     def observe(self, agent: str) -> Observation:
         """The observation of ``agent``: its view and its action mask.
@@ -196,15 +196,11 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             raise InvalidArgumentError(
                 f"unknown agent {agent!r}: the agents are {self.possible_agents}"
             )
-        turns = self._turns
-        state = turns.state
-        if seat == state.current_player and not state.winners:
-            prefix, codes = turns.prefix, turns.codes
-        else:
-            prefix, codes = (), ()
+        game = self._table
+        to_move = seat == game.current_player and not game.winners
         return {
-            "observation": observe_state(state, seat, prefix),
-            "action_mask": mask_of(codes),
+            "observation": game.observe(seat),
+            "action_mask": game.mask() if to_move else mask_of(()),
         }
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -228,28 +224,26 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             return
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is not a decision")
-        code = as_code(action)
-        turns = self._turns
-        chosen = turns.choose(code)
+        game = self._table
+        done = game.play(as_code(action))  # raises for an illegal code, changing nothing
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        if chosen is not None:
-            state = apply(turns.state, chosen)
-            turns.start(state)
-            self._after_turn(state)
+        if done:
+            self._after_turn()
         self._accumulate_rewards()
 
-    def _after_turn(self, state: GameState) -> None:
-        if state.winners:
-            winners = set(state.winners)
+    def _after_turn(self) -> None:
+        game = self._table
+        if game.winners:
+            winners = set(game.winners)
             for seat, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = 1 if seat in winners else -1
             self.terminations = dict.fromkeys(self.agents, True)
             self.final_rewards = dict(self.rewards)
-        elif state.turn >= self.max_turns:
+        elif game.turn >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
             self.final_rewards = dict.fromkeys(self.agents, 0)
-        self.agent_selection = self.possible_agents[state.current_player]
+        self.agent_selection = self.possible_agents[game.current_player]
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``) or an SVG picture (``"svg"``).
@@ -259,12 +253,12 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         """
         if self.render_mode is None:
             return None
-        state = self._turns.state
+        state = self._table.state
         if self.render_mode == "svg":
             from splendor.svg import render_svg
 
             return str(render_svg(state, names=self.possible_agents))
-        return describe(state, self._turns.prefix, self.possible_agents)
+        return describe(state, self._table.prefix, self.possible_agents)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -274,16 +268,16 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
     @property
     def game(self) -> GameState:
         """The game state before the turn being played."""
-        return self._turns.state
+        return self._table.state
 
     @property
     def prefix(self) -> tuple[int, ...]:
         """The codes chosen so far in the turn being played."""
-        return self._turns.prefix
+        return self._table.prefix
 
     def legal_codes(self) -> tuple[int, ...]:
         """The codes legal for ``agent_selection`` now (empty once the game ended)."""
-        return self._turns.codes
+        return self._table.codes
 
 
 def aec_env(
