@@ -200,7 +200,7 @@ class ISMCTSBot:
         seconds: float | None = None,
         seed: int | None = None,
         *,
-        exploration: float = 0.7,
+        exploration: float = 0.25,
         widening: float = 1.5,
         rollout: str = "prior",
         rollout_rounds: int = 0,
@@ -251,7 +251,7 @@ class ISMCTSBot:
         if self.seed is not None:
             parts.append(f"seed={self.seed}")
         defaults = {
-            "exploration": 0.7,
+            "exploration": 0.25,
             "widening": 1.5,
             "rollout": "prior",
             "rollout_rounds": 0,
