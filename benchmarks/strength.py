@@ -7,6 +7,11 @@ searching process, and wall time).
 
     python benchmarks/strength.py --games 400 --iterations 200 --players 2 --workers 2
     python benchmarks/strength.py --games 100 --iterations 50 200 1000   # a curve
+    python benchmarks/strength.py --games 100 --first 1000 --options '{"exploration": 0.5}'
+
+Game ``g`` deals with seed ``10000 + g // players`` and seats the ISMCTS bot
+(seeded with ``g``) at ``g % players``; tune on games from ``--first 1000``
+on, and measure on games from 0.
 """
 
 from __future__ import annotations
@@ -67,6 +72,9 @@ def _wilson(wins: float, n: int) -> tuple[float, float]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the number of the first game (tune on others)"
+    )
     parser.add_argument("--iterations", type=int, nargs="+", default=[200])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1)
@@ -74,7 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tally", type=int, default=0, help="print the wins every N games")
     args = parser.parse_args(argv)
     for iterations in args.iterations:
-        tasks = [(g, args.players, iterations, args.options) for g in range(args.games)]
+        tasks = [
+            (g, args.players, iterations, args.options)
+            for g in range(args.first, args.first + args.games)
+        ]
         started = time.perf_counter()
         results = []
         for _, result in run_tasks(_game, tasks, workers=args.workers):

@@ -5,8 +5,9 @@ is one edge of the tree) and sees only its seat's
 :class:`~splendor.views.PlayerView`. Each iteration of the search:
 
 1. **determinizes**: deals the cards the seat cannot see (the order of the
-   decks, the other players' blind reserves) at random with
-   :func:`splendor.determinize`, so the search never uses what is hidden;
+   decks, the other players' blind reserves) at random, so the search never
+   uses what is hidden (:func:`splendor.determinize` deals and checks the
+   view once; each iteration shuffles the same unseen cards again);
 2. **selects** down one tree shared by every determinization (single-observer
    ISMCTS): at each node only the actions legal in this determinization
    compete, by UCB1 on the mean reward of the player who chooses there,
@@ -44,6 +45,8 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
+import attrs
+
 from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS, NOBLES, Card, Noble
 from splendor.errors import InvalidArgumentError
@@ -67,6 +70,69 @@ _ROLLOUTS: Final = ("prior", "random", "none")
 _AIMS: Final = 4
 # The weights of the evaluation (see _score), in prestige points.
 _W: Final = {"bonus": 0.6, "token": 0.05, "gold": 0.15, "noble": 1.2, "reach": 0.5}
+
+
+# How many cards of each deck (past the other players' blind reserves) a
+# determinization deals in random order; the rest of a deck stays in id order.
+# A search reaches a few plies deep, each drawing at most one card, so it never
+# sees the unshuffled part.
+_DEALT: Final = 16
+
+
+class _Dealer:
+    """Deals the cards a view hides, at random, many times over.
+
+    :func:`splendor.determinize` deals the view once (checking it); each
+    :meth:`deal` then shuffles the same unseen cards again: per tier, the
+    cards of the deck and of the other players' blind reserves, dealt first
+    to those reserves, then to the top of the deck.
+    """
+
+    __slots__ = ("blind", "pools", "sizes", "template")
+
+    def __init__(self, view: PlayerView, rng: random.Random) -> None:
+        self.template = template = determinize(view, rng)
+        blind: list[list[tuple[int, int]]] = [[], [], []]
+        pools: list[list[Card]] = [[], [], []]
+        for seat, player in enumerate(template.players):
+            if seat == view.seat:
+                continue
+            for slot, (card, hidden) in enumerate(
+                zip(player.reserved, player.reserved_blind, strict=True)
+            ):
+                if hidden:
+                    blind[card.tier - 1].append((seat, slot))
+                    pools[card.tier - 1].append(card)
+        for tier, deck in enumerate(template.decks):
+            pools[tier] += sorted(deck, key=_card_id)
+        self.blind = blind
+        self.pools = pools
+        self.sizes = [len(deck) for deck in template.decks]
+
+    def deal(self, rng: random.Random) -> GameState:
+        """A state the view cannot tell from the real one, dealt with ``rng``."""
+        template = self.template
+        players = list(template.players)
+        decks = []
+        draw = rng.random
+        for tier in range(3):
+            pool = self.pools[tier][:]
+            n = len(pool)
+            hidden = self.blind[tier]
+            for i in range(min(n - 1, len(hidden) + _DEALT)):
+                j = i + int(draw() * (n - i))
+                pool[i], pool[j] = pool[j], pool[i]
+            for k, (seat, slot) in enumerate(hidden):
+                player = players[seat]
+                reserved = list(player.reserved)
+                reserved[slot] = pool[k]
+                players[seat] = attrs.evolve(player, reserved=tuple(reserved))
+            decks.append(tuple(pool[len(hidden) :]))
+        return attrs.evolve(template, players=tuple(players), decks=tuple(decks))
+
+
+def _card_id(card: Card) -> int:
+    return card.id
 
 
 class _Node:
@@ -134,7 +200,7 @@ class ISMCTSBot:
         seconds: float | None = None,
         seed: int | None = None,
         *,
-        exploration: float = 0.7,
+        exploration: float = 0.25,
         widening: float = 1.5,
         rollout: str = "prior",
         rollout_rounds: int = 0,
@@ -185,7 +251,7 @@ class ISMCTSBot:
         if self.seed is not None:
             parts.append(f"seed={self.seed}")
         defaults = {
-            "exploration": 0.7,
+            "exploration": 0.25,
             "widening": 1.5,
             "rollout": "prior",
             "rollout_rounds": 0,
@@ -244,6 +310,7 @@ class ISMCTSBot:
         if seat is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
         root_actions = legal_actions(view)
+        dealer = _Dealer(view, rng)
         root = _Node(Pass(), -1)  # the root's action is never played
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations if self.iterations is not None else math.inf
@@ -252,7 +319,7 @@ class ISMCTSBot:
         while done < limit:
             if done and time.perf_counter() >= deadline:
                 break
-            state = determinize(view, rng)
+            state = dealer.deal(rng)
             self._iterate(root, state, root_actions, players, rng)
             done += 1
         self.last_iterations = done
@@ -351,22 +418,40 @@ class ISMCTSBot:
 
 
 def _needs(player: PlayerState, cards: Sequence[Card]) -> list[tuple[Card, tuple[int, ...]]]:
-    bonus = player.bonuses.counts
-    found = []
+    """Each card with what it still costs ``player`` after the bonuses, per colour."""
+    b0, b1, b2, b3, b4 = player.bonuses.counts[:5]
+    found: list[tuple[Card, tuple[int, ...]]] = []
     for card in cards:
-        cost = _CARD[card][0]
+        c0, c1, c2, c3, c4 = _CARD[card][0]
         found.append(
-            (card, tuple(cost[c] - bonus[c] if cost[c] > bonus[c] else 0 for c in range(5)))
+            (
+                card,
+                (
+                    c0 - b0 if c0 > b0 else 0,
+                    c1 - b1 if c1 > b1 else 0,
+                    c2 - b2 if c2 > b2 else 0,
+                    c3 - b3 if c3 > b3 else 0,
+                    c4 - b4 if c4 > b4 else 0,
+                ),
+            )
         )
     return found
 
 
 def _missing(need: Sequence[int], held: Sequence[int]) -> int:
+    """The tokens still missing to pay ``need`` from ``held`` (gold last, at index 5)."""
     short = 0
-    for c in range(5):
-        if need[c] > held[c]:
-            short += need[c] - held[c]
-    return short - held[5] if short > held[5] else 0
+    for d in (
+        need[0] - held[0],
+        need[1] - held[1],
+        need[2] - held[2],
+        need[3] - held[3],
+        need[4] - held[4],
+    ):
+        if d > 0:
+            short += d
+    gold = held[5]
+    return short - gold if short > gold else 0
 
 
 def _priors(state: GameState, actions: Sequence[Action]) -> list[float]:
