@@ -12,12 +12,15 @@ from splendor import (
     GEMS,
     Gem,
     InvalidArgumentError,
+    Reserve,
+    ReserveFromDeck,
     Take,
     Tokens,
     legal_actions,
     new_game,
     view,
 )
+from tests.builders import deal, toks, with_player, with_turn
 
 # ---------------------------------------------------------------------------
 # Tokens as a mapping.
@@ -88,3 +91,40 @@ def test_legal_actions_of_something_else_name_its_type(value: object) -> None:
     assert str(raised.value) == (
         f"expected a GameState or a PlayerView, got {type(value).__name__}"
     )
+
+
+# ---------------------------------------------------------------------------
+# Shared action objects.
+
+
+def test_listings_share_one_object_per_action() -> None:
+    # The engine makes each action once and lists that object again wherever
+    # it is legal: two listings of the same position hold the same objects,
+    # the takes, reserves and blind reserves that give tokens back included.
+    state = with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K"))
+    first = legal_actions(state)
+    second = legal_actions(with_turn(state, state.current_player, turn=state.turn + 2))
+    assert first == second
+    returning = {
+        type(action)
+        for action in first
+        if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
+    }
+    assert returning == {Take, Reserve, ReserveFromDeck}
+    assert all(a is b for a, b in zip(first, second, strict=True))
+
+
+def test_different_positions_share_the_actions_they_both_list() -> None:
+    # Two holdings at the token limit: a take that gives back what it takes
+    # (among others) is legal in both, and is one object.
+    first = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K")))
+    second = legal_actions(with_player(deal(2), tokens=toks("3W 2B 2G 1R 2K")))
+    shared = {action: action for action in second}
+    both = [action for action in first if action in shared]
+    giving_back = {
+        type(action)
+        for action in both
+        if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
+    }
+    assert giving_back == {Take, Reserve, ReserveFromDeck}
+    assert all(shared[action] is action for action in both)
