@@ -128,3 +128,14 @@ def test_different_positions_share_the_actions_they_both_list() -> None:
     }
     assert giving_back == {Take, Reserve, ReserveFromDeck}
     assert all(shared[action] is action for action in both)
+
+
+def test_a_reserve_that_gives_nothing_back_is_one_object_at_any_holding() -> None:
+    # With room for the gold (9 tokens held) or plenty of room (none held).
+    near_limit = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 1K")))
+    roomy = legal_actions(deal(2))
+    reserves = [action for action in roomy if isinstance(action, Reserve | ReserveFromDeck)]
+    assert len(reserves) == 15
+    assert [action for action in near_limit if action in reserves] == reserves
+    found = {action: action for action in near_limit}
+    assert all(found[action] is action for action in reserves)
