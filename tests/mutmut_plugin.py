@@ -2,8 +2,10 @@
 
 Registers the ``mutants`` Hypothesis profile and makes it the default, before
 ``tests/conftest.py`` loads the profile named by ``HYPOTHESIS_PROFILE``: few
-examples, derandomised (a mutant gets the same verdict on every run) and no
-example database (a verdict never depends on the mutants run before it).
+examples, derandomised (a mutant gets the same verdict on every run), no
+example database (a verdict never depends on the mutants run before it) and
+no shrinking (a failure is all a verdict needs; shrinking it can take longer
+than the tests).
 
 mutmut runs a mutant's tests with ``-x`` in no particular order; this plugin
 runs the quick, pointed tests first (rule tests, then the perft vectors, then
@@ -21,7 +23,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
     "mutants",
@@ -29,6 +31,7 @@ settings.register_profile(
     deadline=None,
     derandomize=True,
     database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
 )
 os.environ.setdefault("HYPOTHESIS_PROFILE", "mutants")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
 import pytest
 
 from splendor import (
@@ -59,6 +60,12 @@ def _full_hand() -> GameState:
 def _three_reserved() -> GameState:
     state = _start()
     return with_player(state, reserved=state.deck(3)[:3])
+
+
+def _only_blind_reserves() -> GameState:
+    # No gem in the supply and no face-up card: the decks are left.
+    state = attrs.evolve(_start(), board=((None,) * 4,) * 3)
+    return with_bank(state, toks("5Y"))
 
 
 def _two_nobles_qualify() -> GameState:
@@ -178,6 +185,12 @@ _BAD_ACTIONS: list[tuple[str, Callable[[], GameState], object, str]] = [
         _start,
         Pass(),
         "pass is legal only when no other action is: taking gems is possible",
+    ),
+    (
+        "a pass with a blind reserve possible",
+        _only_blind_reserves,
+        Pass(),
+        "pass is legal only when no other action is: reserving is possible",
     ),
     (
         "a noble not revealed",
