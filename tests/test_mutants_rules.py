@@ -14,8 +14,11 @@ import attrs
 import pytest
 
 from splendor import (
+    CARDS,
+    GEMS,
     Buy,
     GameState,
+    Gem,
     IllegalActionError,
     InvalidArgumentError,
     Pass,
@@ -286,3 +289,18 @@ def test_apply_of_the_wrong_types_names_what_it_got(
     with pytest.raises(InvalidArgumentError) as raised:
         apply(before(), action)  # type: ignore[arg-type]  # the wrong types, on purpose
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("short", GEMS, ids=[gem.value for gem in GEMS])
+def test_a_payment_with_one_colour_more_than_held_is_refused(short: Gem) -> None:
+    # The player holds the price but one token of a colour (white, when the
+    # payment puts gold in its place); the payment matches the price but
+    # spends one token of ``short`` more than the player holds.
+    lacking = Gem.WHITE if short is Gem.GOLD else short
+    buying = next(c for c in CARDS if c.tier == 1 and c.cost[lacking])
+    held = buying.cost - Tokens.of(lacking)
+    payment = held + Tokens.of(short)
+    state = with_player(_start(), tokens=held, reserved=[buying])
+    with pytest.raises(IllegalActionError) as raised:
+        apply(state, Buy(buying, payment))
+    assert str(raised.value) == f"cannot pay {payment}: the player holds {held or 'nothing'}"
