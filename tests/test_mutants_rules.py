@@ -104,6 +104,12 @@ _BAD_ACTIONS: list[tuple[str, Callable[[], GameState], object, str]] = [
         "take 3 gems of different colours (or 2 of one colour), not 2",
     ),
     (
+        "2 colours of 3",
+        lambda: with_bank(_start(), toks("4W 4B 4G 0R 0K 5Y")),
+        Take(toks("W B")),
+        "take 3 gems of different colours (or 2 of one colour), not 2",
+    ),
+    (
         "1 colour of 2",
         lambda: with_bank(_start(), toks("4W 4B 0G 0R 0K 5Y")),
         Take(toks("W")),
@@ -304,3 +310,24 @@ def test_a_payment_with_one_colour_more_than_held_is_refused(short: Gem) -> None
     with pytest.raises(IllegalActionError) as raised:
         apply(state, Buy(buying, payment))
     assert str(raised.value) == f"cannot pay {payment}: the player holds {held or 'nothing'}"
+
+
+@pytest.mark.parametrize(
+    ("noble_id", "before"),
+    [(2, "4W 3K"), (10, "4R 3K"), (8, "4G 3R"), (1, "3W 4B")],
+    ids=["N2 white and black", "N10 red and black", "N8 green and red", "N1 white and blue"],
+)
+def test_the_noble_whose_bonuses_a_buy_completes_visits(noble_id: int, before: str) -> None:
+    # End of turn (RULES.md): a player whose bonuses meet a revealed noble's
+    # requirement receives it, whichever colours the requirement names.
+    visiting = noble(noble_id)
+    bonuses = toks(before)
+    missing = next(g for g in GEMS if visiting.requirement[g] > bonuses[g])
+    owned = bonus_cards(bonuses)
+    buying = next(c for c in CARDS if c.tier == 1 and c.bonus is missing and c not in owned)
+    state = with_nobles(_start(), [visiting])
+    state = with_player(state, tokens=buying.cost, cards=owned, reserved=[buying])
+    after = apply(state, Buy(buying))
+    assert after.players[0].nobles == (visiting,)
+    assert after.players[0].points == state.players[0].points + buying.points + 3
+    assert after.nobles == ()
