@@ -6,6 +6,8 @@ they kill.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 import pytest
 
 from splendor import (
@@ -49,6 +51,24 @@ def test_tokens_from_a_mapping_name_an_unknown_colour() -> None:
     assert str(raised.value) == "unknown colour 'purple'"
     with pytest.raises(InvalidArgumentError, match=r"^unknown colour 3$"):
         Tokens.from_mapping({3: 1})  # type: ignore[dict-item]  # not a colour, on purpose
+
+
+class _ListKeyed(Mapping[object, int]):
+    """A mapping whose one key is a list (unhashable)."""
+
+    def __getitem__(self, key: object) -> int:
+        return 1
+
+    def __iter__(self) -> Iterator[object]:
+        return iter([["red"]])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_tokens_from_a_mapping_refuse_an_unhashable_key_with_the_librarys_error() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"^unknown colour \['red'\]$"):
+        Tokens.from_mapping(_ListKeyed())  # type: ignore[arg-type]  # on purpose
 
 
 # ---------------------------------------------------------------------------
@@ -139,3 +159,12 @@ def test_a_reserve_that_gives_nothing_back_is_one_object_at_any_holding() -> Non
     assert [action for action in near_limit if action in reserves] == reserves
     found = {action: action for action in near_limit}
     assert all(found[action] is action for action in reserves)
+
+
+def test_a_state_shows_in_a_notebook_as_its_svg_picture() -> None:
+    from splendor.svg import render_svg
+
+    state = new_game(2, seed=3)
+    picture = state._repr_svg_()
+    assert picture == render_svg(state)
+    assert picture.startswith("<svg")
