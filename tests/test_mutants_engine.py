@@ -12,8 +12,13 @@ import pytest
 
 from splendor import (
     GEMS,
+    NOBLES,
+    Action,
+    Buy,
     Gem,
     InvalidArgumentError,
+    Noble,
+    Pass,
     Reserve,
     ReserveFromDeck,
     Take,
@@ -22,7 +27,8 @@ from splendor import (
     new_game,
     view,
 )
-from tests.builders import deal, toks, with_player, with_turn
+from splendor.components import is_game_noble
+from tests.builders import card, deal, noble, toks, with_player, with_turn
 
 # ---------------------------------------------------------------------------
 # Tokens as a mapping.
@@ -168,3 +174,33 @@ def test_a_state_shows_in_a_notebook_as_its_svg_picture() -> None:
     picture = state._repr_svg_()
     assert picture == render_svg(state)
     assert picture.startswith("<svg")
+
+
+# ---------------------------------------------------------------------------
+# Actions as text, and which nobles are the game's.
+
+_ACTION_TEXTS: list[tuple[Action, str]] = [
+    (Take(toks("R W B"), toks("R")), "take 1W 1B 1R, return 1R"),
+    (Take(toks("2G"), noble=noble(3)), "take 2G, noble N3"),
+    (Reserve(card(1)), "reserve #1 (T1 W 0pt: 2R 1K)"),
+    (Reserve(card(1), toks("W"), noble(1)), "reserve #1 (T1 W 0pt: 2R 1K), return 1W, noble N1"),
+    (ReserveFromDeck(3), "reserve from tier 3 deck"),
+    (ReserveFromDeck(2, toks("W"), noble(2)), "reserve from tier 2 deck, return 1W, noble N2"),
+    (Buy(card(1)), "buy #1 (T1 W 0pt: 2R 1K)"),
+    (Buy(card(1), Tokens()), "buy #1 (T1 W 0pt: 2R 1K), pay nothing"),
+    (Buy(card(1), toks("2R 1K"), noble(1)), "buy #1 (T1 W 0pt: 2R 1K), pay 2R 1K, noble N1"),
+    (Pass(), "pass"),
+    (Pass(noble(1)), "pass, noble N1"),
+]
+
+
+@pytest.mark.parametrize(("action", "text"), _ACTION_TEXTS, ids=[t for _, t in _ACTION_TEXTS])
+def test_an_action_as_text_names_what_it_returns_and_the_noble(action: Action, text: str) -> None:
+    assert str(action) == text
+
+
+def test_a_copy_of_a_noble_is_not_one_of_the_games_nobles() -> None:
+    assert is_game_noble(NOBLES[0])
+    copy = Noble(NOBLES[0].id, NOBLES[0].points, NOBLES[0].requirement)
+    assert not is_game_noble(copy)
+    assert not is_game_noble(card(1))

@@ -160,7 +160,7 @@ def test_bad_package_data_is_refused_on_load(
     load = components._load_cards if name == "cards.csv" else components._load_nobles
     with pytest.raises(InvalidArgumentError, match=r"^bad package data: ") as raised:
         load()
-    assert message in str(raised.value)
+    assert str(raised.value).startswith(f"bad package data: {message}")
 
 
 # ---------------------------------------------------------------------------
