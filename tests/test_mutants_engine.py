@@ -1,0 +1,206 @@
+"""Engine behaviour that the rule tests left unchecked, found by mutation testing.
+
+Each test states the behaviour it pins; docs/testing.md lists the mutants
+they kill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import pytest
+
+from splendor import (
+    GEMS,
+    NOBLES,
+    Action,
+    Buy,
+    Gem,
+    InvalidArgumentError,
+    Noble,
+    Pass,
+    Reserve,
+    ReserveFromDeck,
+    Take,
+    Tokens,
+    legal_actions,
+    new_game,
+    view,
+)
+from splendor.components import is_game_noble
+from tests.builders import card, deal, noble, toks, with_player, with_turn
+
+# ---------------------------------------------------------------------------
+# Tokens as a mapping.
+
+
+def test_tokens_have_the_six_colours_as_keys() -> None:
+    tokens = Tokens(red=2)
+    assert len(tokens) == 6
+    assert len(Tokens()) == len(GEMS)
+    assert "red" in tokens
+    assert Gem.GOLD in tokens
+    assert "purple" not in tokens
+    not_colours: list[object] = [1, None]
+    assert not any(value in tokens for value in not_colours)
+
+
+def test_tokens_from_a_mapping_refuse_what_is_no_mapping_and_name_it() -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        Tokens.from_mapping([("red", 1)])  # type: ignore[arg-type]  # a list, on purpose
+    assert str(raised.value) == "expected a mapping of colour to count, got [('red', 1)]"
+
+
+def test_tokens_from_a_mapping_name_an_unknown_colour() -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        Tokens.from_mapping({"purple": 1})
+    assert str(raised.value) == "unknown colour 'purple'"
+    with pytest.raises(InvalidArgumentError, match=r"^unknown colour 3$"):
+        Tokens.from_mapping({3: 1})  # type: ignore[dict-item]  # not a colour, on purpose
+
+
+class _ListKeyed(Mapping[object, int]):
+    """A mapping whose one key is a list (unhashable)."""
+
+    def __getitem__(self, key: object) -> int:
+        return 1
+
+    def __iter__(self) -> Iterator[object]:
+        return iter([["red"]])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_tokens_from_a_mapping_refuse_an_unhashable_key_with_the_librarys_error() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"^unknown colour \['red'\]$"):
+        Tokens.from_mapping(_ListKeyed())  # type: ignore[arg-type]  # on purpose
+
+
+# ---------------------------------------------------------------------------
+# legal_actions of what is not a GameState.
+
+
+def test_legal_actions_of_the_view_of_the_seat_to_move_are_the_states() -> None:
+    state = new_game(3, seed=5)
+    assert legal_actions(view(state, state.current_player)) == legal_actions(state)
+
+
+class _ListsAList:
+    def legal_actions(self) -> list[Take]:
+        return [Take(Tokens(1, 1, 1))]
+
+
+class _ListsItself:
+    def __init__(self, actions: tuple[Take, ...] = ()) -> None:
+        self.actions = actions
+
+    def legal_actions(self) -> tuple[Take, ...]:
+        return self.actions
+
+
+def test_legal_actions_ask_any_object_with_the_method_for_its_own_tuple() -> None:
+    actions = (Take(Tokens(1, 1, 1)),)
+    assert legal_actions(_ListsItself(actions)) is actions
+
+
+def test_legal_actions_refuse_a_listing_that_is_not_a_tuple() -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        legal_actions(_ListsAList())  # type: ignore[arg-type]  # returns a list, on purpose
+    assert str(raised.value) == "_ListsAList.legal_actions() must return a tuple of actions"
+
+
+@pytest.mark.parametrize("value", [None, 3, "state", _ListsItself])
+def test_legal_actions_of_something_else_name_its_type(value: object) -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        legal_actions(value)  # type: ignore[arg-type]  # on purpose
+    assert str(raised.value) == (
+        f"expected a GameState or a PlayerView, got {type(value).__name__}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Shared action objects.
+
+
+def test_listings_share_one_object_per_action() -> None:
+    # The engine makes each action once and lists that object again wherever
+    # it is legal: two listings of the same position hold the same objects,
+    # the takes, reserves and blind reserves that give tokens back included.
+    state = with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K"))
+    first = legal_actions(state)
+    second = legal_actions(with_turn(state, state.current_player, turn=state.turn + 2))
+    assert first == second
+    returning = {
+        type(action)
+        for action in first
+        if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
+    }
+    assert returning == {Take, Reserve, ReserveFromDeck}
+    assert all(a is b for a, b in zip(first, second, strict=True))
+
+
+def test_different_positions_share_the_actions_they_both_list() -> None:
+    # Two holdings at the token limit: a take that gives back what it takes
+    # (among others) is legal in both, and is one object.
+    first = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K")))
+    second = legal_actions(with_player(deal(2), tokens=toks("3W 2B 2G 1R 2K")))
+    shared = {action: action for action in second}
+    both = [action for action in first if action in shared]
+    giving_back = {
+        type(action)
+        for action in both
+        if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
+    }
+    assert giving_back == {Take, Reserve, ReserveFromDeck}
+    assert all(shared[action] is action for action in both)
+
+
+def test_a_reserve_that_gives_nothing_back_is_one_object_at_any_holding() -> None:
+    # With room for the gold (9 tokens held) or plenty of room (none held).
+    near_limit = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 1K")))
+    roomy = legal_actions(deal(2))
+    reserves = [action for action in roomy if isinstance(action, Reserve | ReserveFromDeck)]
+    assert len(reserves) == 15
+    assert [action for action in near_limit if action in reserves] == reserves
+    found = {action: action for action in near_limit}
+    assert all(found[action] is action for action in reserves)
+
+
+def test_a_state_shows_in_a_notebook_as_its_svg_picture() -> None:
+    from splendor.svg import render_svg
+
+    state = new_game(2, seed=3)
+    picture = state._repr_svg_()
+    assert picture == render_svg(state)
+    assert picture.startswith("<svg")
+
+
+# ---------------------------------------------------------------------------
+# Actions as text, and which nobles are the game's.
+
+_ACTION_TEXTS: list[tuple[Action, str]] = [
+    (Take(toks("R W B"), toks("R")), "take 1W 1B 1R, return 1R"),
+    (Take(toks("2G"), noble=noble(3)), "take 2G, noble N3"),
+    (Reserve(card(1)), "reserve #1 (T1 W 0pt: 2R 1K)"),
+    (Reserve(card(1), toks("W"), noble(1)), "reserve #1 (T1 W 0pt: 2R 1K), return 1W, noble N1"),
+    (ReserveFromDeck(3), "reserve from tier 3 deck"),
+    (ReserveFromDeck(2, toks("W"), noble(2)), "reserve from tier 2 deck, return 1W, noble N2"),
+    (Buy(card(1)), "buy #1 (T1 W 0pt: 2R 1K)"),
+    (Buy(card(1), Tokens()), "buy #1 (T1 W 0pt: 2R 1K), pay nothing"),
+    (Buy(card(1), toks("2R 1K"), noble(1)), "buy #1 (T1 W 0pt: 2R 1K), pay 2R 1K, noble N1"),
+    (Pass(), "pass"),
+    (Pass(noble(1)), "pass, noble N1"),
+]
+
+
+@pytest.mark.parametrize(("action", "text"), _ACTION_TEXTS, ids=[t for _, t in _ACTION_TEXTS])
+def test_an_action_as_text_names_what_it_returns_and_the_noble(action: Action, text: str) -> None:
+    assert str(action) == text
+
+
+def test_a_copy_of_a_noble_is_not_one_of_the_games_nobles() -> None:
+    assert is_game_noble(NOBLES[0])
+    copy = Noble(NOBLES[0].id, NOBLES[0].points, NOBLES[0].requirement)
+    assert not is_game_noble(copy)
+    assert not is_game_noble(card(1))
