@@ -6,8 +6,10 @@ they kill.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
+import attrs
 import pytest
 
 from splendor import (
@@ -204,3 +206,33 @@ def test_a_copy_of_a_noble_is_not_one_of_the_games_nobles() -> None:
     copy = Noble(NOBLES[0].id, NOBLES[0].points, NOBLES[0].requirement)
     assert not is_game_noble(copy)
     assert not is_game_noble(card(1))
+
+
+def test_the_constructor_bounds_the_turn_at_max_turn_either_side_of_zero() -> None:
+    # The constructor refuses only a turn beyond MAX_TURN, naming it; any other
+    # wrong turn is for check_state.
+    from splendor.state import MAX_TURN
+
+    start = new_game(2, seed=1)
+    for turn in (-MAX_TURN, MAX_TURN):
+        assert attrs.evolve(start, turn=turn).turn == turn
+    for turn in (-MAX_TURN - 1, MAX_TURN + 1):
+        with pytest.raises(InvalidArgumentError, match=f"got {turn}$"):
+            attrs.evolve(start, turn=turn)
+
+
+@pytest.mark.parametrize("tier", [0, 4, -1, 2.0, True, "2"])
+def test_tier_index_takes_only_the_int_tiers_1_to_3(tier: object) -> None:
+    from splendor.components import tier_index
+
+    expected = re.escape(f"the tiers are 1, 2 and 3, got {tier!r}")
+    with pytest.raises(InvalidArgumentError, match=expected):
+        tier_index(tier)
+    assert [tier_index(t) for t in (1, 2, 3)] == [0, 1, 2]
+
+
+def test_new_game_names_a_bad_rules_or_seed_argument() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"rules must be a splendor\.Rules, got 'house'"):
+        new_game(2, seed=1, rules="house")  # type: ignore[arg-type]  # the wrong type on purpose
+    with pytest.raises(InvalidArgumentError, match=r"seed must be an int or None, got 1\.5"):
+        new_game(2, seed=1.5)  # type: ignore[arg-type]  # the wrong type on purpose

@@ -129,6 +129,12 @@ _BAD_ACTIONS: list[tuple[str, Callable[[], GameState], object, str]] = [
         "exactly 2 tokens must be returned to end at the limit of 10, not 1",
     ),
     (
+        "one token too many, none returned",
+        lambda: with_player(_start(), tokens=toks("2W 2B 2G 1R 1K")),
+        Take(toks("R W B")),
+        "exactly 1 token must be returned to end at the limit of 10, not 0",
+    ),
+    (
         "a return of tokens not held",
         _full_hand,
         Take(toks("R W B"), toks("2Y")),
