@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -26,6 +25,7 @@ from collections.abc import Sequence
 
 from splendor import Action, GreedyBot, PlayerView, play_game
 from splendor.bots import Bot
+from splendor.cli.stats import wilson
 from splendor.ismcts import ISMCTSBot
 from splendor.parallel import run_tasks
 
@@ -61,14 +61,6 @@ def _game(task: tuple[int, int, int, str]) -> tuple[float, float, float, int]:
     return share, timed.cpu, timed.wall, timed.moves
 
 
-def _wilson(wins: float, n: int) -> tuple[float, float]:
-    z = 1.959963984540054
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
@@ -95,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {len(results)} games: won {won:g}", file=sys.stderr, flush=True)
         wins = sum(r[0] for r in results)
         moves = sum(r[3] for r in results)
-        low, high = _wilson(wins, len(results))
+        low, high = wilson(wins, len(results))
         print(
             f"{args.players}p iterations={iterations}: won {wins:g}/{len(results)} "
             f"= {100 * wins / len(results):.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%, "
