@@ -25,6 +25,7 @@ from splendor import (
     ReserveFromDeck,
     Take,
     Tokens,
+    UnknownColourError,
     legal_actions,
     new_game,
     view,
@@ -77,6 +78,36 @@ class _ListKeyed(Mapping[object, int]):
 def test_tokens_from_a_mapping_refuse_an_unhashable_key_with_the_librarys_error() -> None:
     with pytest.raises(InvalidArgumentError, match=r"^unknown colour \['red'\]$"):
         Tokens.from_mapping(_ListKeyed())  # type: ignore[arg-type]  # on purpose
+
+
+def test_tokens_of_gems_refuse_what_is_no_colour_and_name_it() -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        Tokens.of(Gem.RED, "purple")  # type: ignore[arg-type]  # not a colour, on purpose
+    assert str(raised.value) == "unknown colour 'purple'"
+    with pytest.raises(InvalidArgumentError, match=r"^unknown colour \['red'\]$"):
+        Tokens.of(["red"])  # type: ignore[arg-type]  # unhashable, on purpose
+
+
+def test_a_missing_colour_of_tokens_is_the_librarys_key_error_with_its_name() -> None:
+    tokens = Tokens(red=1)
+    with pytest.raises(UnknownColourError) as raised:
+        tokens["purple"]
+    assert raised.value.args == ("not a colour: 'purple'",)
+    with pytest.raises(UnknownColourError) as raised:
+        tokens[["red"]]  # type: ignore[index]  # unhashable, on purpose
+    assert raised.value.args == ("not a colour: ['red']",)
+    assert tokens.get(["red"], -1) == -1  # type: ignore[call-overload]  # on purpose
+
+
+def test_taking_more_tokens_than_there_are_names_both() -> None:
+    with pytest.raises(InvalidArgumentError) as raised:
+        Tokens(red=1) - Tokens(red=2, blue=1)
+    assert str(raised.value) == "cannot take 1B 2R from 1R"
+
+
+def test_no_tokens_read_as_a_dash() -> None:
+    assert str(Tokens()) == "-"
+    assert str(Tokens(gold=1)) == "1Y"
 
 
 # ---------------------------------------------------------------------------
