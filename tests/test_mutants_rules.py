@@ -19,6 +19,7 @@ from splendor import (
     Buy,
     GameState,
     Gem,
+    GreedyBot,
     IllegalActionError,
     InvalidArgumentError,
     Pass,
@@ -29,6 +30,7 @@ from splendor import (
     apply,
     legal_actions,
     new_game,
+    play_game,
 )
 from tests.builders import (
     bonus_cards,
@@ -337,3 +339,11 @@ def test_the_noble_whose_bonuses_a_buy_completes_visits(noble_id: int, before: s
     assert after.players[0].nobles == (visiting,)
     assert after.players[0].points == state.players[0].points + buying.points + 3
     assert after.nobles == ()
+
+
+def test_no_turn_is_played_once_the_game_is_over() -> None:
+    final = play_game([GreedyBot(), GreedyBot()], seed=1).final_state()
+    assert final.is_over
+    with pytest.raises(IllegalActionError) as raised:
+        apply(final, Pass())
+    assert str(raised.value) == "the game is over"
