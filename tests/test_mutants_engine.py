@@ -267,3 +267,11 @@ def test_new_game_names_a_bad_rules_or_seed_argument() -> None:
         new_game(2, seed=1, rules="house")  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(InvalidArgumentError, match=r"seed must be an int or None, got 1\.5"):
         new_game(2, seed=1.5)  # type: ignore[arg-type]  # the wrong type on purpose
+
+
+def test_the_repr_of_tokens_is_the_call_that_makes_them() -> None:
+    assert repr(Tokens()) == "Tokens()"
+    assert repr(Tokens(red=2)) == "Tokens(red=2)"
+    assert repr(Tokens(white=1, black=3, gold=1)) == "Tokens(white=1, black=3, gold=1)"
+    tokens = Tokens(blue=4, green=1)
+    assert eval(repr(tokens), {"Tokens": Tokens}) == tokens
