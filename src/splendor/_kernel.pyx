@@ -1512,7 +1512,13 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
         )
         if rank == lowest:
             tied.append(i)
-    target = rng.choice(tied)
+    chosen = rng.choice(tied)
+    if type(chosen) is not int or not 0 <= chosen < v.n:
+        # Only a generator whose choice() returns none of the candidates gets here.
+        raise InvalidArgumentError(
+            f"the bot's generator chose {chosen!r}, not one of the candidates {tied!r}"
+        )
+    target = chosen
     take = g_best(moves, n, K_TAKE, &v, demand, target, rng)
     if take >= 0:
         g_after(v.held, &moves[take], after)

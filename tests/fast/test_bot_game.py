@@ -277,6 +277,34 @@ def test_greedy_choice_refuses_bad_input(name: str) -> None:
             impl.Game.new(2, seed=1)._play_bots(greedy, rngs, 10)
 
 
+def test_with_no_card_left_to_aim_at_the_kernel_fails_as_the_bot_does() -> None:
+    # Every card bought by seat 1 (in a game to 255 points): GreedyBot has no
+    # target, and min() of no ranks raises ValueError; the kernel raises it too.
+    state = deal(2, seed=1, rules=Rules(points_to_win=255))
+    state = with_player(state, 1, cards=splendor.CARDS, nobles=state.nobles)
+    state = with_turn(state, 0, turn=400)
+    assert legal_actions(state)
+    with pytest.raises(ValueError, match="empty"):
+        bot_choice(state, random.Random(0))
+    for name in ("kernel", "pure"):
+        with pytest.raises(ValueError, match="empty"):
+            implementation(name).Game.from_state(state).greedy_choice(random.Random(0))
+
+
+class Wayward(random.Random):
+    """A generator whose choice returns what it was not offered."""
+
+    def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
+        return 10**6  # type: ignore[return-value]  # wrong on purpose
+
+
+def test_a_generator_choosing_outside_the_candidates_is_refused() -> None:
+    game = implementation("kernel").Game.new(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="not one of the candidates"):
+        game.greedy_choice(Wayward(0))
+    assert game.turn == 0
+
+
 def test_play_result_plays_greedy_tables_in_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     if not fast.COMPILED:
         pytest.skip("the compiled kernel is not in use")
