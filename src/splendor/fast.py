@@ -44,6 +44,7 @@ __all__ = [
     "Playouts",
     "bot_game",
     "bot_game_can_play",
+    "bot_record",
     "random_bot_game",
     "random_playouts",
 ]
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from splendor.fast_pure import Game as _Base
     from splendor.fast_pure import random_playouts as _random_playouts
     from splendor.fast_vector import VectorEnv as VectorEnv  # noqa: PLC0414  (re-export; loaded by __getattr__)
+    from splendor.record import GameRecord
 
     _COMPILED = False
     _STATE_SIZE = 0
@@ -284,6 +286,64 @@ def bot_game(
     rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
     played = game._play_bots([type(bot) is GreedyBot for bot in bots], rngs, max_turns)
     return game, played
+
+
+def bot_record(
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    names: Sequence[str] | None = None,
+    max_turns: int = 1000,
+) -> GameRecord:
+    """The record :func:`splendor.play_game` returns, of a game played by :func:`bot_game`.
+
+    Equal to ``play_game(bots, seed=seed, rules=rules, names=names,
+    max_turns=max_turns)`` for a table of :class:`~splendor.RandomBot` and
+    :class:`~splendor.GreedyBot` seats: the same actions, names and result.
+    The actions are read off the kernel's game as it is replayed, so the
+    record costs a fraction of the bots' time; its
+    :meth:`~splendor.record.GameRecord.final_state` is replayed on the engine
+    the first time it is asked for.
+
+    Args:
+        bots: as for :func:`bot_game`.
+        seed: the seed of the deal and of the bots' generators.
+        rules: the rules to play under; the published rules by default.
+        names: a name per seat; the bots' names by default.
+        max_turns: stop after this many turns (the record's ``result`` is then ``None``).
+
+    Raises:
+        InvalidArgumentError: as :func:`bot_game` does, or for names that are
+            not one str per seat.
+
+    >>> from splendor import GreedyBot, RandomBot, play_game
+    >>> bots = [RandomBot(), GreedyBot()]
+    >>> record = bot_record(bots, seed=4)
+    >>> record == play_game(bots, seed=4), record.names, record.result
+    (True, ('random', 'greedy'), (1,))
+    """
+    from splendor.bots import bot_name
+    from splendor.record import GameRecord
+
+    game, played = bot_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+    if names is None:
+        names = [bot_name(bot) for bot in bots]
+    elif isinstance(names, str) or not isinstance(names, Sequence):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    replay = Game.new(len(bots), seed=seed, rules=rules)
+    actions = []
+    for index in played:
+        actions.append(replay.action(index))
+        replay.play(index)
+    return GameRecord(
+        players=len(bots),
+        seed=seed,
+        rules=game.rules,
+        actions=tuple(actions),
+        names=tuple(names),
+        result=game.winners or None,
+    )
 
 
 def __getattr__(name: str) -> object:

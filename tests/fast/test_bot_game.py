@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
@@ -31,6 +32,9 @@ from splendor import (
     view,
 )
 from splendor.actions import Buy, Reserve, ReserveFromDeck, Take
+from splendor.record import GameRecord
+from splendor.selfplay import generate_records
+from splendor.serialization import to_json
 from splendor.tournament import GameResult, play_result
 from tests.builders import (
     bonus_cards,
@@ -337,3 +341,53 @@ def test_play_result_plays_greedy_tables_in_the_kernel(monkeypatch: pytest.Monke
     in_engine = results()
     assert len(calls) == len(in_kernel)
     assert in_kernel == in_engine
+
+
+@pytest.mark.parametrize("name", ["kernel", "pure"])
+def test_bot_record_is_the_record_of_play_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "Game", implementation(name).Game)
+    tables: list[list[splendor.Bot]] = [
+        [GreedyBot(), RandomBot()],
+        [RandomBot(), GreedyBot(), GreedyBot()],
+        [GreedyBot(), GreedyBot(), RandomBot(), GreedyBot()],
+    ]
+    for bots in tables:
+        for seed, rules, max_turns in (
+            (1, None, 1000),
+            (2, VARIANTS["points-10"], 1000),
+            (3, None, 20),
+        ):
+            record = fast.bot_record(bots, seed=seed, rules=rules, max_turns=max_turns)
+            expected = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+            assert record == expected
+            assert to_json(record) == to_json(expected)
+            assert record.final_state() == expected.final_state()
+    names = ("Ann", "Bo")
+    record = fast.bot_record(tables[0], seed=5, names=names)
+    assert record == splendor.play_game(tables[0], seed=5, names=names)
+    for bad in ("Ann", ("Ann",), ("Ann", 2)):
+        with pytest.raises(InvalidArgumentError):
+            fast.bot_record(tables[0], seed=5, names=bad)  # type: ignore[arg-type]  # wrong on purpose
+
+
+def test_self_play_records_greedy_tables_in_the_kernel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not fast.COMPILED:
+        pytest.skip("the compiled kernel is not in use")
+    calls: list[int] = []
+    real = fast.bot_record
+
+    def counted(bots: Sequence[splendor.Bot], *, seed: int, max_turns: int) -> GameRecord:
+        calls.append(seed)
+        return real(bots, seed=seed, max_turns=max_turns)
+
+    monkeypatch.setattr(fast, "bot_record", counted)
+    generate_records(tmp_path / "kernel.jsonl", ["greedy", "random", "greedy"], games=6, seed=3)
+    assert len(calls) == 6
+    monkeypatch.setattr(fast, "COMPILED", False)
+    generate_records(tmp_path / "engine.jsonl", ["greedy", "random", "greedy"], games=6, seed=3)
+    assert len(calls) == 6
+    kernel = (tmp_path / "kernel.jsonl").read_text(encoding="utf-8")
+    assert kernel == (tmp_path / "engine.jsonl").read_text(encoding="utf-8")
+    assert kernel.count("\n") == 6
