@@ -6,7 +6,10 @@ exactly :func:`splendor.legal_actions` in the same order, and reaches exactly
 the states :func:`splendor.apply` reaches; it converts from and to
 :class:`~splendor.GameState` at the edges, so everything else in the library
 keeps working on states. :func:`random_playouts` plays whole random games
-inside the kernel.
+inside the kernel, and :func:`bot_game` plays the games
+:func:`splendor.play_game` plays between the built-in
+:class:`~splendor.RandomBot` and :class:`~splendor.GreedyBot`, move for
+move, inside it too.
 
 When the kernel is not compiled (the package was built without a C
 compiler, or with ``SPLENDOR_PURE=1`` in the build's environment), or when
