@@ -1480,16 +1480,17 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
     """The index of the move GreedyBot plays among the ``n`` moves gen listed for ``s``."""
     cdef Seen v
     cdef int demand[5]
-    cdef int i, c, target, lowest_set = 0
+    cdef int i, c, target
     cdef int after[6]
-    cdef double rank, lowest = 0.0
+    cdef double ranks[MAX_SEEN]
+    cdef double lowest = 0.0
     cdef Py_ssize_t j, take, reserve, reserves
     if n == 1:
         return 0
     g_seen(s, &v)
+    for c in range(5):
+        demand[c] = 0
     if moves[n - 1].kind == K_BUY:  # the buys come last in the listing
-        for c in range(5):
-            demand[c] = 0
         for i in range(v.n):
             for c in range(5):
                 if v.need[i][c]:
@@ -1499,19 +1500,12 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
         builtins.min(())  # GreedyBot fails here too: min() of no ranks raises ValueError
     # The target: the least missing tokens, a little less for points and nobles.
     for i in range(v.n):
-        rank = (
+        ranks[i] = (
             g_missing(v.need[i], v.held) - 0.5 * C_POINTS[v.card[i]] - v.pull[C_BONUS[v.card[i]]]
         )
-        if not lowest_set or rank < lowest:
-            lowest = rank
-            lowest_set = 1
-    tied = []
-    for i in range(v.n):
-        rank = (
-            g_missing(v.need[i], v.held) - 0.5 * C_POINTS[v.card[i]] - v.pull[C_BONUS[v.card[i]]]
-        )
-        if rank == lowest:
-            tied.append(i)
+        if i == 0 or ranks[i] < lowest:
+            lowest = ranks[i]
+    tied = [i for i in range(v.n) if ranks[i] == lowest]
     chosen = rng.choice(tied)
     if type(chosen) is not int or not 0 <= chosen < v.n:
         # Only a generator whose choice() returns none of the candidates gets here.
