@@ -26,7 +26,6 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-import builtins
 import itertools
 import operator
 import random
@@ -1497,7 +1496,7 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
                     demand[c] += 1
         return g_best(moves, n, K_BUY, &v, demand, 0, rng)
     if v.n == 0:
-        builtins.min(())  # GreedyBot fails here too: min() of no ranks raises ValueError
+        return 0  # no card left to aim at: GreedyBot plays the first legal action
     # The target: the least missing tokens, a little less for points and nobles.
     for i in range(v.n):
         ranks[i] = (

@@ -281,18 +281,18 @@ def test_greedy_choice_refuses_bad_input(name: str) -> None:
             impl.Game.new(2, seed=1)._play_bots(greedy, rngs, 10)
 
 
-def test_with_no_card_left_to_aim_at_the_kernel_fails_as_the_bot_does() -> None:
-    # Every card bought by seat 1 (in a game to 255 points): GreedyBot has no
-    # target, and min() of no ranks raises ValueError; the kernel raises it too.
+def test_with_no_card_left_to_aim_at_greedy_plays_the_first_legal_action() -> None:
+    # Every card bought by seat 1 (in a game to 255 points): seat 0 has no
+    # card to aim at, face up, in a deck or reserved.
     state = deal(2, seed=1, rules=Rules(points_to_win=255))
     state = with_player(state, 1, cards=splendor.CARDS, nobles=state.nobles)
     state = with_turn(state, 0, turn=400)
-    assert legal_actions(state)
-    with pytest.raises(ValueError, match="empty"):
-        bot_choice(state, random.Random(0))
+    actions = legal_actions(state)
+    assert len(actions) > 1
+    assert bot_choice(state, random.Random(0)) == 0
     for name in ("kernel", "pure"):
-        with pytest.raises(ValueError, match="empty"):
-            implementation(name).Game.from_state(state).greedy_choice(random.Random(0))
+        game = implementation(name).Game.from_state(state)
+        assert game.greedy_choice(random.Random(0)) == 0
 
 
 class Wayward(random.Random):
