@@ -42,11 +42,14 @@ def tests_pure(session: nox.Session) -> None:
 
 @nox.session(name="kernel-diff", default=False)
 def kernel_diff(session: nox.Session) -> None:
-    """The compiled kernel against the engine over a million successor states or more."""
+    """The compiled kernel against the engine over a million successor states or more,
+    and games between the built-in bots against play_game."""
     session.install("-e", ".", *group("test"))
     session.run(
         "python", "-m", "tests.fast.diff", *(session.posargs or ["--successors", "1000000"])
     )
+    if not session.posargs:  # the built-in bots played in the kernel against play_game
+        session.run("python", "-m", "tests.fast.bot_diff", "--games", "5000")
 
 
 @nox.session

@@ -28,7 +28,9 @@ def _extensions() -> list[Extension]:
         "splendor._kernel",
         ["src/splendor/_kernel.pyx"],
         optional=True,
-        extra_compile_args=[] if sys.platform == "win32" else ["-O3"],
+        # No contraction of a * b + c into one fused multiply-add: the kernel's
+        # GreedyBot must round its weights exactly as Python does.
+        extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"],
     )
     extensions: list[Extension] = cythonize([kernel], language_level=3, quiet=True)
     for extension in extensions:

@@ -28,6 +28,7 @@ from splendor import (
     to_json,
     view,
 )
+from splendor.bots import Bot
 from splendor.cli import FileError, main
 from splendor.cli.files import load_file, save_record
 from splendor.cli.stats import simulate_one, summarize, wilson
@@ -151,19 +152,22 @@ def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
     if not fast.COMPILED:
         pytest.skip("the compiled kernel is not in use")
     jobs = [
-        (("random",) * players, 7, index, True, max_turns)
+        (specs, 7, index, True, max_turns)
         for players in (2, 3, 4)
+        for specs in (("random",) * players, ("greedy",) + ("random",) * (players - 1))
         for index in range(3)
         for max_turns in (1000, 25)
     ]
     played: list[int] = []
-    real = fast.random_bot_game
+    real = fast.bot_game
 
-    def counted(players: int, *, seed: int, max_turns: int) -> tuple[fast.Game, tuple[int, ...]]:
+    def counted(
+        bots: Sequence[Bot], *, seed: int, max_turns: int
+    ) -> tuple[fast.Game, tuple[int, ...]]:
         played.append(seed)
-        return real(players, seed=seed, max_turns=max_turns)
+        return real(bots, seed=seed, max_turns=max_turns)
 
-    monkeypatch.setattr(fast, "random_bot_game", counted)
+    monkeypatch.setattr(fast, "bot_game", counted)
     in_kernel = [simulate_one(job) for job in jobs]
     assert len(played) == len(jobs)
     monkeypatch.setattr(fast, "COMPILED", False)
@@ -173,7 +177,8 @@ def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
     assert any(result.winners for result in in_kernel)
     assert any(not result.winners for result in in_kernel)  # cut short at 25 turns
     # Any other bot at the table: the engine plays every game.
-    simulate_one((("random", "greedy"), 7, 0, True, 1000))
+    monkeypatch.setattr(fast, "COMPILED", True)
+    simulate_one((("random", "ismcts"), 7, 0, True, 2))
     assert len(played) == len(jobs)
 
 

@@ -28,6 +28,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 import itertools
 import operator
+import random
 
 from splendor.actions import Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID
@@ -1330,6 +1331,217 @@ cdef void deal(KState* s, const KState* start, int shown, uint64_t* x) noexcept 
     s.n_nobles = shown
 
 
+# -- GreedyBot's choice (splendor.bots.GreedyBot) ----------------------------------------
+#
+# Mirrors GreedyBot.__call__ and its helpers line for line: the same values
+# computed with the same double operations in the same order (so the same
+# floats, compared for equality the same way), the same candidates in the
+# order of the listing, and the same calls on the bot's random.Random, made
+# through the generator's own methods so that its stream stays that of the
+# bot. tests/fast/test_bot_game.py compares the two move for move.
+
+cdef enum:
+    # The most cards GreedyBot weighs: the face-up cards, then the seat's reserved ones.
+    MAX_SEEN = 12 + MAXCARDS
+
+
+cdef inline int g_missing(const int* need, const int* held) noexcept nogil:
+    """bots._missing: the tokens still missing to pay ``need``, gold standing in."""
+    cdef int c, short = 0
+    for c in range(5):
+        if need[c] > held[c]:
+            short += need[c] - held[c]
+    return short - held[5] if short > held[5] else 0
+
+
+ctypedef struct Seen:
+    # What GreedyBot reads from its view: the seat's bonuses and tokens, the
+    # pull of the revealed nobles, and the cards it weighs with their needs.
+    int bonus[5]
+    int held[6]
+    double pull[5]
+    int n  # cards weighed
+    int n_board  # of which face up (the first n_board)
+    uint8_t card[MAX_SEEN]
+    int need[MAX_SEEN][5]
+
+
+cdef void g_seen(const KState* s, Seen* v) noexcept nogil:
+    cdef int p = s.current
+    cdef int c, i, k, noble, missing, start
+    cdef uint8_t card
+    cdef double share
+    for c in range(5):
+        v.bonus[c] = s.bonus[p][c]
+        v.pull[c] = 0.0
+    for c in range(6):
+        v.held[c] = s.tokens[p][c]
+    # bots._noble_pull over the revealed nobles.
+    for i in range(s.n_nobles):
+        if s.nobles[i] >> 4:
+            continue
+        noble = s.nobles[i] & 15
+        missing = 0
+        for c in range(5):
+            if N_REQ[noble][c] > v.bonus[c]:
+                missing += N_REQ[noble][c] - v.bonus[c]
+        for c in range(5):
+            if N_REQ[noble][c] > v.bonus[c]:
+                share = 1.0 / <double>missing
+                if share > v.pull[c]:
+                    v.pull[c] = share
+    k = 0
+    for i in range(12):
+        if s.board[i]:
+            v.card[k] = s.board[i]
+            k += 1
+    v.n_board = k
+    start = seg_start(s, 3 + 2 * p)
+    for i in range(s.seg[3 + 2 * p]):
+        v.card[k] = s.cards[start + i] & 0x7F
+        k += 1
+    v.n = k
+    for i in range(k):
+        card = v.card[i]
+        for c in range(5):
+            v.need[i][c] = C_COST[card][c] - v.bonus[c] if C_COST[card][c] > v.bonus[c] else 0
+
+
+cdef inline double g_buy_value(const Move* m, const Seen* v, const int* demand) noexcept nogil:
+    """bots._buy_value."""
+    cdef int colour = C_BONUS[m.card]
+    cdef int points = C_POINTS[m.card] + (N_POINTS[m.noble] if m.noble else 0)
+    cdef int gold = m.tok[5]
+    cdef int paid = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4] + m.tok[5]
+    return (
+        10.0 * points + 3.0 * v.pull[colour] + 0.5 * demand[colour] - 2.0 * gold - 0.1 * paid
+    )
+
+
+cdef inline void g_after(const int* held, const Move* m, int* after) noexcept nogil:
+    """bots._after."""
+    cdef int c
+    for c in range(6):
+        after[c] = held[c] + m.tok[c] - m.ret[c]
+
+
+cdef inline double g_take_value(const Move* m, const Seen* v, int target) noexcept nogil:
+    """The value GreedyBot gives a take: nearer the target, then the other cards."""
+    cdef int after[6]
+    cdef int i, rest = 0
+    g_after(v.held, m, after)
+    for i in range(v.n):
+        rest += g_missing(v.need[i], after)
+    return -10.0 * g_missing(v.need[target], after) - 0.1 * rest
+
+
+cdef inline double g_value(const Move* m, const Seen* v, const int* demand, int target) noexcept nogil:
+    """The value of a buy (bots._buy_value) or of a take (GreedyBot's value())."""
+    if m.kind == K_BUY:
+        return g_buy_value(m, v, demand)
+    return g_take_value(m, v, target)
+
+
+cdef Py_ssize_t g_best(
+    const Move* moves, Py_ssize_t n, int kind, const Seen* v, const int* demand,
+    int target, object rng,
+) except -1:
+    """bots._best over the moves of ``kind`` (K_BUY or K_TAKE): the first of
+    the highest value, or one of them drawn with ``rng.randrange``. -2 when
+    there are no such moves."""
+    cdef Py_ssize_t i, ties = 0, first = -2, pick
+    cdef double value, top = 0.0
+    for i in range(n):
+        if moves[i].kind != kind:
+            continue
+        value = g_value(&moves[i], v, demand, target)
+        if first == -2 or value > top:
+            top = value
+            first = i
+            ties = 1
+        elif value == top:
+            ties += 1
+    if ties <= 1:
+        return first
+    pick = rng.randrange(ties)
+    for i in range(first, n):
+        if moves[i].kind != kind:
+            continue
+        value = g_value(&moves[i], v, demand, target)
+        if value == top:
+            if pick == 0:
+                return i
+            pick -= 1
+    return first  # not reached: the same values are computed again
+
+
+cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, object rng) except -1:
+    """The index of the move GreedyBot plays among the ``n`` moves gen listed for ``s``."""
+    cdef Seen v
+    cdef int demand[5]
+    cdef int i, c, target
+    cdef int after[6]
+    cdef double ranks[MAX_SEEN]
+    cdef double lowest = 0.0
+    cdef Py_ssize_t j, take, reserve, reserves
+    if n == 1:
+        return 0
+    g_seen(s, &v)
+    for c in range(5):
+        demand[c] = 0
+    if moves[n - 1].kind == K_BUY:  # the buys come last in the listing
+        for i in range(v.n):
+            for c in range(5):
+                if v.need[i][c]:
+                    demand[c] += 1
+        return g_best(moves, n, K_BUY, &v, demand, 0, rng)
+    if v.n == 0:
+        return 0  # no card left to aim at: GreedyBot plays the first legal action
+    # The target: the least missing tokens, a little less for points and nobles.
+    for i in range(v.n):
+        ranks[i] = (
+            g_missing(v.need[i], v.held) - 0.5 * C_POINTS[v.card[i]] - v.pull[C_BONUS[v.card[i]]]
+        )
+        if i == 0 or ranks[i] < lowest:
+            lowest = ranks[i]
+    tied = [i for i in range(v.n) if ranks[i] == lowest]
+    chosen = rng.choice(tied)
+    if type(chosen) is not int or not 0 <= chosen < v.n:
+        # Only a generator whose choice() returns none of the candidates gets here.
+        raise InvalidArgumentError(
+            f"the bot's generator chose {chosen!r}, not one of the candidates {tied!r}"
+        )
+    target = chosen
+    take = g_best(moves, n, K_TAKE, &v, demand, target, rng)
+    if take >= 0:
+        g_after(v.held, &moves[take], after)
+        if g_missing(v.need[target], after) < g_missing(v.need[target], v.held):
+            return take
+    # bots._reserve_of: the reservation of a face-up target giving back least gold.
+    if target < v.n_board:
+        reserve = -1
+        for j in range(n):
+            if moves[j].kind == K_RESERVE and moves[j].card == v.card[target]:
+                if reserve < 0 or moves[j].ret[5] < moves[reserve].ret[5]:
+                    reserve = j
+        if reserve >= 0:
+            return reserve
+    if take >= 0:
+        return take
+    reserves = 0
+    for j in range(n):
+        if moves[j].kind == K_RESERVE or moves[j].kind == K_BLIND:
+            reserves += 1
+    if reserves:
+        reserve = rng.randrange(reserves)
+        for j in range(n):
+            if moves[j].kind == K_RESERVE or moves[j].kind == K_BLIND:
+                if reserve == 0:
+                    return j
+                reserve -= 1
+    return 0
+
+
 # -- The Python interface ---------------------------------------------------------------
 
 
@@ -1484,14 +1696,19 @@ cdef class Game:
         self._codes = ()
         self.decided = False
 
-    def play_random(self, seed, max_turns=None):
-        cdef uint64_t x = _seed(seed)
-        cdef int64_t most = _most_turns(max_turns)
-        cdef int64_t turns = 0
+    cdef int _moving(self) except -1:
+        """Ready the move buffer for a loop of turns, forgetting this turn's listings."""
         self._ready()
         self.listed = False
         self._codes = ()
         self.decided = False
+        return 0
+
+    def play_random(self, seed, max_turns=None):
+        cdef uint64_t x = _seed(seed)
+        cdef int64_t most = _most_turns(max_turns)
+        cdef int64_t turns = 0
+        self._moving()
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
@@ -1500,6 +1717,50 @@ cdef class Game:
             if turns & CHECK_EVERY == 0:
                 PyErr_CheckSignals()  # a game that never ends can be interrupted
         return turns
+
+    # -- The built-in bots, inside the kernel -------------------------------------
+
+    def greedy_choice(self, rng):
+        if not isinstance(rng, random.Random):
+            raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
+        self._list()
+        if self.buf.n == 0:
+            raise IllegalActionError("the game is over")
+        return greedy_pick(&self.s, self.buf.data, self.buf.n, rng)
+
+    def _play_bots(self, greedy, rngs, max_turns):
+        cdef int seat, n = self.s.n_players
+        cdef bint kinds[4]
+        cdef int64_t most = _most_turns(max_turns)
+        cdef int64_t turns = 0
+        cdef Py_ssize_t index
+        greedy = tuple(greedy)
+        rngs = tuple(rngs)
+        if len(greedy) != n or len(rngs) != n:
+            raise InvalidArgumentError(f"give a bot and a generator for each of the {n} seats")
+        for seat in range(n):
+            if not isinstance(rngs[seat], random.Random):
+                raise InvalidArgumentError(
+                    f"a bot needs a random.Random, got {type(rngs[seat]).__name__}"
+                )
+            kinds[seat] = bool(greedy[seat])
+        draws = [rng.randrange for rng in rngs]
+        played = []
+        self._moving()
+        while not self.s.winners and turns < most:
+            if gen(&self.s, &self.buf) < 0:
+                raise MemoryError()
+            seat = self.s.current
+            if kinds[seat]:
+                index = greedy_pick(&self.s, self.buf.data, self.buf.n, rngs[seat])
+            else:
+                index = draws[seat](self.buf.n)
+            if not 0 <= index < self.buf.n:
+                raise InvalidArgumentError(f"a generator drew {index}, not below {self.buf.n}")
+            play(&self.s, &self.buf.data[index])
+            played.append(index)
+            turns += 1
+        return tuple(played)
 
     # -- Decision codes of splendor.encoding, one at a time ------------------------
 

@@ -142,6 +142,10 @@ class GreedyBot:
        it may still reserve; the gold that comes with it helps pay. Failing
        that it plays the best take, any reserve, or passes.
 
+    With no card left to aim at (face up, in a deck or reserved by it:
+    possible only under rules that let a game outlast its cards), it plays
+    the first legal action.
+
     It reads only its own view. Against :class:`RandomBot` in 2-player games
     it wins nearly every game (see the docs for the measured rate).
 
@@ -188,6 +192,10 @@ class GreedyBot:
                         demand[c] += 1
             return _best(buys, lambda a: _buy_value(a, pull, demand), rng)
 
+        if not cards:
+            # No card left anywhere to aim at: only rules that let a game
+            # outlast its cards come here.
+            return actions[0]
         held = me.tokens.counts
         # The target: the least missing tokens, a little less for points and nobles.
         ranks = [

@@ -6,7 +6,10 @@ exactly :func:`splendor.legal_actions` in the same order, and reaches exactly
 the states :func:`splendor.apply` reaches; it converts from and to
 :class:`~splendor.GameState` at the edges, so everything else in the library
 keeps working on states. :func:`random_playouts` plays whole random games
-inside the kernel.
+inside the kernel, and :func:`bot_game` plays the games
+:func:`splendor.play_game` plays between the built-in
+:class:`~splendor.RandomBot` and :class:`~splendor.GreedyBot`, move for
+move, inside it too.
 
 When the kernel is not compiled (the package was built without a C
 compiler, or with ``SPLENDOR_PURE=1`` in the build's environment), or when
@@ -28,15 +31,26 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from splendor import fast_pure
 from splendor.errors import InvalidArgumentError
 from splendor.fast_pure import Playouts
-from splendor.rules import Rules
+from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.state import GameState
 
-__all__ = ["COMPILED", "STATE_SIZE", "Game", "Playouts", "random_bot_game", "random_playouts"]
+__all__ = [
+    "COMPILED",
+    "STATE_SIZE",
+    "Game",
+    "Playouts",
+    "bot_game",
+    "bot_game_can_play",
+    "bot_record",
+    "random_bot_game",
+    "random_playouts",
+]
 
 
 def _pure_requested() -> bool:
@@ -45,9 +59,11 @@ def _pure_requested() -> bool:
 
 if TYPE_CHECKING:
     # Both implementations have the interface of the pure one.
+    from splendor.bots import Bot
     from splendor.fast_pure import Game as _Base
     from splendor.fast_pure import random_playouts as _random_playouts
     from splendor.fast_vector import VectorEnv as VectorEnv  # noqa: PLC0414  (re-export; loaded by __getattr__)
+    from splendor.record import GameRecord
 
     _COMPILED = False
     _STATE_SIZE = 0
@@ -113,6 +129,11 @@ class Game(_Base):
     - ``play_random(seed, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`random_playouts` draws them; returns the turns played.
+    - ``greedy_choice(rng)``: the index of the action
+      :class:`~splendor.GreedyBot` plays for the seat to move, its ties
+      broken with the :class:`random.Random` ``rng`` exactly as the bot
+      breaks them (the compiled kernel weighs the actions in C; see
+      :func:`bot_game`).
 
     Properties: ``current_player``, ``turn``, ``is_over``, ``winners``,
     ``points`` (per seat) and ``rules``.
@@ -170,16 +191,64 @@ def random_bot_game(
 ) -> tuple[Game, tuple[int, ...]]:
     """Play the game :func:`splendor.play_game` plays between :class:`~splendor.RandomBot` s.
 
-    Each seat draws its action as a :class:`~splendor.RandomBot` does, from
-    the same per-seat :class:`random.Random` that :func:`~splendor.play_game`
-    gives it, so the game is move for move the one ``play_game([RandomBot()]
-    * players, seed=seed, rules=rules, max_turns=max_turns)`` plays, at the
-    speed of a :class:`Game` (the random choice is the only Python left in a
-    turn). A driver such as ``splendor simulate`` can use it for games
-    between random bots only: other bots need each seat's view.
+    The same as :func:`bot_game` with a :class:`~splendor.RandomBot` in every
+    seat: move for move the game ``play_game([RandomBot()] * players,
+    seed=seed, rules=rules, max_turns=max_turns)`` plays. ``players`` is
+    the number of players, 2 to 4; the other arguments, the result and the
+    errors are those of :func:`bot_game`.
+
+    >>> game, indices = random_bot_game(2, seed=3)
+    >>> game.is_over, len(indices) == game.turn
+    (True, True)
+    """
+    from splendor.bots import RandomBot
+
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidArgumentError(f"players must be an int, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}"
+        )
+    return bot_game([RandomBot()] * players, seed=seed, rules=rules, max_turns=max_turns)
+
+
+def bot_game_can_play(bots: Sequence[object]) -> bool:
+    """Whether :func:`bot_game` can play a table: every seat a built-in bot it knows.
+
+    Those are plain :class:`~splendor.RandomBot` and
+    :class:`~splendor.GreedyBot` instances (not subclasses, which may choose
+    differently).
+
+    >>> from splendor import GreedyBot, ISMCTSBot, RandomBot
+    >>> bot_game_can_play([GreedyBot(), RandomBot()]), bot_game_can_play([GreedyBot(), ISMCTSBot()])
+    (True, False)
+    """
+    from splendor.bots import GreedyBot, RandomBot
+
+    return all(type(bot) is GreedyBot or type(bot) is RandomBot for bot in bots)
+
+
+def bot_game(
+    bots: Sequence[Bot], *, seed: int, rules: Rules | None = None, max_turns: int = 1000
+) -> tuple[Game, tuple[int, ...]]:
+    """Play the game :func:`splendor.play_game` plays between built-in bots, at kernel speed.
+
+    Every seat is a :class:`~splendor.RandomBot` or a
+    :class:`~splendor.GreedyBot` (see :func:`bot_game_can_play`). Each seat
+    chooses as its bot does, drawing from the same per-seat
+    :class:`random.Random` that :func:`~splendor.play_game` gives it, so the
+    game is move for move the one ``play_game(bots, seed=seed, rules=rules,
+    max_turns=max_turns)`` plays. With the compiled kernel the whole game is
+    played in C: the moves are listed, a greedy seat weighs them (the same
+    values, compared the same way, as :class:`~splendor.GreedyBot`) and the
+    turn is played without making an action or a view; only the bots' draws
+    on their generators call back into Python. The pure fallback plays the
+    bots themselves on the attrs engine. ``splendor simulate`` and
+    :func:`splendor.tournament.round_robin` play such tables this way when
+    the kernel is compiled (see :func:`splendor.tournament.play_result`).
 
     Args:
-        players: the number of players, 2 to 4.
+        bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
         seed: the seed of the deal and of the bots' generators.
         rules: the rules to play under; the published rules by default.
         max_turns: stop after this many turns (the game is then not over).
@@ -189,27 +258,95 @@ def random_bot_game(
         the action played each turn, among the legal actions of its state.
 
     Raises:
-        InvalidArgumentError: for a bad player count, seed, rules or ``max_turns``.
+        InvalidArgumentError: for ``bots`` that are not a sequence of 2 to 4
+            built-in bots, or a bad seed, rules or ``max_turns``.
 
-    >>> game, indices = random_bot_game(2, seed=3)
-    >>> game.is_over, len(indices) == game.turn
-    (True, True)
+    >>> from splendor import GreedyBot, RandomBot, play_game
+    >>> bots = [GreedyBot(), RandomBot(), GreedyBot()]
+    >>> game, indices = bot_game(bots, seed=11)
+    >>> game.state() == play_game(bots, seed=11).final_state()
+    True
+    >>> game.winners, len(indices) == game.turn
+    ((0,), True)
     """
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidArgumentError(
+            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
+        )
+    if not bot_game_can_play(bots):
+        raise InvalidArgumentError(
+            f"bot_game plays RandomBot and GreedyBot seats only, got {list(bots)!r}: "
+            "play other bots with splendor.play_game"
+        )
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
-    game = Game.new(players, seed=seed, rules=rules)
+    from splendor.bots import GreedyBot
+
+    game = Game.new(len(bots), seed=seed, rules=rules)
     # The generators play_game gives the bots, one per seat.
-    draws = [random.Random(f"splendor-bot:{seed}:{seat}").randrange for seat in range(players)]
-    played: list[int] = []
-    for _ in range(max_turns):
-        if game.is_over:
-            break
-        index = draws[game.current_player](game.moves())
-        game.play(index)
-        played.append(index)
-    return game, tuple(played)
+    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
+    played = game._play_bots([type(bot) is GreedyBot for bot in bots], rngs, max_turns)
+    return game, played
+
+
+def bot_record(
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    names: Sequence[str] | None = None,
+    max_turns: int = 1000,
+) -> GameRecord:
+    """The record :func:`splendor.play_game` returns, of a game played by :func:`bot_game`.
+
+    Equal to ``play_game(bots, seed=seed, rules=rules, names=names,
+    max_turns=max_turns)`` for a table of :class:`~splendor.RandomBot` and
+    :class:`~splendor.GreedyBot` seats: the same actions, names and result.
+    The actions are read off the kernel's game as it is replayed, so the
+    record costs a fraction of the bots' time; its
+    :meth:`~splendor.record.GameRecord.final_state` is replayed on the engine
+    the first time it is asked for.
+
+    Args:
+        bots: as for :func:`bot_game`.
+        seed: the seed of the deal and of the bots' generators.
+        rules: the rules to play under; the published rules by default.
+        names: a name per seat; the bots' names by default.
+        max_turns: stop after this many turns (the record's ``result`` is then ``None``).
+
+    Raises:
+        InvalidArgumentError: as :func:`bot_game` does, or for names that are
+            not one str per seat.
+
+    >>> from splendor import GreedyBot, RandomBot, play_game
+    >>> bots = [RandomBot(), GreedyBot()]
+    >>> record = bot_record(bots, seed=4)
+    >>> record == play_game(bots, seed=4), record.names, record.result
+    (True, ('random', 'greedy'), (1,))
+    """
+    from splendor.bots import bot_name
+    from splendor.record import GameRecord
+
+    game, played = bot_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+    if names is None:
+        names = [bot_name(bot) for bot in bots]
+    elif isinstance(names, str) or not isinstance(names, Sequence):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    replay = Game.new(len(bots), seed=seed, rules=rules)
+    actions = []
+    for index in played:
+        actions.append(replay.action(index))
+        replay.play(index)
+    return GameRecord(
+        players=len(bots),
+        seed=seed,
+        rules=game.rules,
+        actions=tuple(actions),
+        names=tuple(names),
+        result=game.winners or None,
+    )
 
 
 def __getattr__(name: str) -> object:

@@ -16,6 +16,8 @@ be imported directly, to compare the two.
 from __future__ import annotations
 
 import operator
+import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Self, SupportsIndex, TypeVar
 
 import attrs
@@ -330,6 +332,54 @@ class Game:
         self._codes = ()
         return turns
 
+    def greedy_choice(self, rng: random.Random) -> int:
+        """The index of the action :class:`~splendor.GreedyBot` plays here.
+
+        The bot chooses for the seat to move, from that seat's view, and
+        breaks its ties with ``rng``, exactly as
+        ``GreedyBot()(view(state, seat), legal_actions(state), rng)`` does
+        (the same draws on ``rng``). The game is not changed.
+
+        Raises:
+            InvalidArgumentError: when ``rng`` is not a :class:`random.Random`.
+            IllegalActionError: when the game is over.
+        """
+        if not isinstance(rng, random.Random):
+            raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
+        actions = self._listing()
+        if not actions:
+            raise IllegalActionError("the game is over")
+        return _choose(self._state, actions, True, rng)
+
+    def _play_bots(
+        self, greedy: Sequence[bool], rngs: Sequence[random.Random], max_turns: int
+    ) -> tuple[int, ...]:
+        """Play in place, each seat a GreedyBot (``greedy[seat]``) or a RandomBot
+        drawing from ``rngs[seat]``, until the end or ``max_turns`` turns;
+        the index played each turn (see :func:`splendor.fast.bot_game`)."""
+        state = self._state
+        players = len(state.players)
+        greedy, rngs = tuple(greedy), tuple(rngs)
+        if len(greedy) != players or len(rngs) != players:
+            raise InvalidArgumentError(
+                f"give a bot and a generator for each of the {players} seats"
+            )
+        for rng in rngs:
+            if not isinstance(rng, random.Random):
+                raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
+        most = _most_turns(max_turns)
+        played: list[int] = []
+        while not state.winners and len(played) < most:
+            actions = legal_actions(state)
+            seat = state.current_player
+            index = _choose(state, actions, bool(greedy[seat]), rngs[seat])
+            state = apply(state, actions[index])
+            played.append(index)
+        self._state = state
+        self._actions = None
+        self._codes = ()
+        return tuple(played)
+
     @property
     def pending_codes(self) -> tuple[int, ...]:
         """The decision codes taken so far this turn (see :meth:`play_code`)."""
@@ -433,6 +483,16 @@ def _writable(out: object, dtype: str, size: int) -> npt.NDArray[Any]:
     if out.shape[0] != size:
         raise InvalidArgumentError(f"out must have {size} entries, got {out.shape[0]}")
     return out
+
+
+def _choose(state: GameState, actions: Sequence[Action], greedy: bool, rng: random.Random) -> int:
+    """The index in ``actions`` of the action the built-in bot plays at ``state``."""
+    from splendor.bots import GreedyBot, RandomBot
+    from splendor.views import view
+
+    bot = GreedyBot() if greedy else RandomBot()
+    # The bots return one of the actions (index() finds it by identity first).
+    return actions.index(bot(view(state, state.current_player), actions, rng))
 
 
 def _restore(cls: type[Game], state: GameState) -> Game:

@@ -10,7 +10,9 @@ on the same file with ``resume=True`` plays only the games still missing.
 
 Game ``i`` is dealt with seed ``seed + i``; its seats rotate through the
 bots. The same arguments give the same records however the games are run;
-only the order of the lines follows the order the games finished in.
+only the order of the lines follows the order the games finished in. Games
+between plain random and greedy bots are played in the compiled kernel when
+it is in use (:func:`splendor.fast.bot_record`), with the same records.
 
 >>> import os, tempfile
 >>> from splendor.selfplay import generate_records, read_records
@@ -39,12 +41,16 @@ _Task = tuple[int, tuple[str, ...], int]
 
 
 def _play_task(task: _Task) -> str:
+    from splendor import fast
     from splendor.serialization import to_json
     from splendor.tournament import make_bot
 
     seed, specs, max_turns = task
-    record = play_game([make_bot(spec) for spec in specs], seed=seed, max_turns=max_turns)
-    return to_json(record)
+    bots = [make_bot(spec) for spec in specs]
+    if fast.COMPILED and fast.bot_game_can_play(bots):
+        # The same record, played in the kernel.
+        return to_json(fast.bot_record(bots, seed=seed, max_turns=max_turns))
+    return to_json(play_game(bots, seed=seed, max_turns=max_turns))
 
 
 def read_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:

@@ -38,7 +38,7 @@ from typing import Final, cast
 
 import attrs
 
-from splendor.bots import BOTS, DEFAULT_MAX_TURNS, Bot, RandomBot, load_bot, play_game
+from splendor.bots import BOTS, DEFAULT_MAX_TURNS, Bot, load_bot, play_game
 from splendor.errors import InvalidArgumentError
 from splendor.parallel import run_tasks
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -512,10 +512,10 @@ def play_result(
 
     The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
     max_turns=max_turns)``. When every seat is a plain
-    :class:`~splendor.RandomBot` and the compiled kernel is in use
-    (:data:`splendor.fast.COMPILED`), the game is played inside the kernel
-    by :func:`splendor.fast.random_bot_game`, move for move the same game
-    and so the same result, many times faster.
+    :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
+    compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
+    played inside the kernel by :func:`splendor.fast.bot_game`, move for move
+    the same game and so the same result, many times faster.
 
     Args:
         bots: one bot per seat.
@@ -523,13 +523,19 @@ def play_result(
         seed: the seed of the deal and of the bots' generators.
         entrants: the entrant at each seat, kept in the result.
         max_turns: the turns after which the game stops unfinished.
-    """
-    if all(type(bot) is RandomBot for bot in bots):
-        from splendor import fast
 
-        if fast.COMPILED:
-            game, _ = fast.random_bot_game(len(bots), seed=seed, max_turns=max_turns)
-            return GameResult.of(index, seed, entrants, game.state())
+    >>> from splendor import GreedyBot, RandomBot
+    >>> result = play_result(
+    ...     [GreedyBot(), RandomBot()], index=0, seed=5, entrants=(0, 1), max_turns=1000
+    ... )
+    >>> result.winners, result.seed
+    ((0,), 5)
+    """
+    from splendor import fast
+
+    if fast.COMPILED and fast.bot_game_can_play(bots):
+        game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
+        return GameResult.of(index, seed, entrants, game.state())
     record = play_game(bots, seed=seed, max_turns=max_turns)
     return GameResult.of(index, seed, entrants, record.final_state())
 

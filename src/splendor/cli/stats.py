@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor.bots import Bot, RandomBot
+from splendor.bots import Bot
 from splendor.cli.common import GuardedBot
+from splendor.fast import bot_game_can_play
 from splendor.tournament import GameResult, play_result
 
 __all__ = [
@@ -44,8 +45,8 @@ def seating(index: int, entries: int, rotate: bool) -> tuple[int, ...]:
 def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult:
     """Play game ``index`` of a simulation (the unit of work of each worker).
 
-    Games between plain random bots are played inside the compiled kernel
-    when it is in use, with the same result (see
+    Games between plain random and greedy bots are played inside the
+    compiled kernel when it is in use, with the same result (see
     :func:`splendor.tournament.play_result`).
     """
     specs, seed, index, rotate, max_turns = job
@@ -53,9 +54,9 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult
     this_seed = game_seed(seed, index)
     guarded = [GuardedBot(specs[e], this_seed) for e in entries]
     plain = [guard.bot for guard in guarded]
-    # A built-in random bot runs no user code: it needs no guard, and unguarded
-    # the game can be played in the kernel.
-    bots: list[Bot] = plain if all(type(bot) is RandomBot for bot in plain) else list(guarded)
+    # The built-in random and greedy bots run no user code: they need no guard,
+    # and unguarded the game can be played in the kernel.
+    bots: list[Bot] = plain if bot_game_can_play(plain) else list(guarded)
     return play_result(bots, index=index, seed=this_seed, entrants=entries, max_turns=max_turns)
 
 
