@@ -121,6 +121,45 @@ cdef inline void append_to(KState* s, int k, uint8_t value) noexcept nogil:
     s.seg[k] += 1
 
 
+# -- Decision codes (splendor.encoding) -----------------------------------------------
+
+# The code layout of splendor.encoding (format version 1); tests/fast compare
+# these with the module's constants.
+
+cdef enum:
+    A_COUNT = 85  # encoding.ACTION_COUNT
+    A_DOUBLE = 25  # the takes of 2 gems of one colour
+    A_RESERVE_BOARD = 30
+    A_RESERVE_DECK = 42
+    A_BUY_BOARD = 45
+    A_BUY_RESERVED = 57
+    A_RESERVED_SLOTS = 5
+    A_PASS = 62
+    A_RETURN = 63
+    A_GOLD = 69
+    A_NO_MORE_GOLD = 74
+    A_NOBLE = 75
+    # The most codes of one turn: the move, a gold code per token of the
+    # dearest card's price (14), "no more gold", the noble.
+    MAXF = 24
+    # A code that no sequence holds: past the end of a shorter one.
+    NO_CODE = 255
+
+# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c]
+# (filled with the other tables of the codes, below).
+cdef uint8_t TAKE_BY_KEY[243]
+# The colours of each take code of different colours (1 for a colour taken).
+cdef uint8_t TAKE_TOK[A_DOUBLE][5]
+cdef int POW3[5]
+# The codes of every take of min(3, n) colours of the n colours in a supply,
+# by the supply's colours (a bit per colour): the takes when none is given back.
+cdef uint64_t FULL_TAKES[32]
+
+
+cdef inline int take_key(const uint8_t* tok) noexcept nogil:
+    return tok[0] + 3 * tok[1] + 9 * tok[2] + 27 * tok[3] + 81 * tok[4]
+
+
 # -- Move generation ---------------------------------------------------------------------
 
 
@@ -198,9 +237,10 @@ cdef int submultisets(const int* held, int size, int* out) noexcept nogil:
 
 cdef int gen_takes(
     MoveBuf* b, const int* t, const int* avail, int na, int room,
-    const uint8_t* now, int n_now,
+    const uint8_t* now, int n_now, int want,
 ) noexcept nogil:
-    """The takes of gems of different colours (``legal._takes``)."""
+    """The takes of gems of different colours (``legal._takes``); only those
+    of the take code ``want`` unless it is -1."""
     cdef int k = na if na < 3 else 3
     cdef int net = k if k < room else room
     cdef int size, i, j, n, x, extra, nsub
@@ -231,6 +271,8 @@ cdef int gen_takes(
                     back[avail[j]] = 1
                     n -= 1
                 j += 1
+            if want >= 0 and TAKE_BY_KEY[take_key(m.tok)] != want:
+                continue
             if extra:
                 for x in range(6):
                     rest[x] = t[x]
@@ -477,7 +519,7 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
     # Takes.
     na = available(&u, avail)
     if na:
-        if gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now) < 0:
+        if gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now, -1) < 0:
             return -1
         for c in range(5):
             if u.bank[c] > 3 and gen_double(b, &u, c) < 0:
@@ -506,40 +548,6 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
 
 
 # -- The moves of one decision (for the decision codes of splendor.encoding) -----------
-
-# The code layout of splendor.encoding (format version 1); tests/fast compare
-# these with the module's constants.
-
-cdef enum:
-    A_COUNT = 85  # encoding.ACTION_COUNT
-    A_DOUBLE = 25  # the takes of 2 gems of one colour
-    A_RESERVE_BOARD = 30
-    A_RESERVE_DECK = 42
-    A_BUY_BOARD = 45
-    A_BUY_RESERVED = 57
-    A_RESERVED_SLOTS = 5
-    A_PASS = 62
-    A_RETURN = 63
-    A_GOLD = 69
-    A_NO_MORE_GOLD = 74
-    A_NOBLE = 75
-    # The most codes of one turn: the move, a gold code per token of the
-    # dearest card's price (14), "no more gold", the noble.
-    MAXF = 24
-    # A code that no sequence holds: past the end of a shorter one.
-    NO_CODE = 255
-
-# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c]
-# (filled with the other tables of the codes, below).
-cdef uint8_t TAKE_BY_KEY[243]
-# The colours of each take code of different colours (1 for a colour taken).
-cdef uint8_t TAKE_TOK[A_DOUBLE][5]
-cdef int POW3[5]
-
-
-cdef inline int take_key(const uint8_t* tok) noexcept nogil:
-    return tok[0] + 3 * tok[1] + 9 * tok[2] + 27 * tok[3] + 81 * tok[4]
-
 
 cdef inline void set_bit(uint64_t* bits, int code) noexcept nogil:
     if 0 <= code < 128:
@@ -589,31 +597,37 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     na = available(&u, avail)
     if na:
         k = na if na < 3 else 3
-        net = k if k < u.room else u.room
         total = u.t[0] + u.t[1] + u.t[2] + u.t[3] + u.t[4] + u.t[5]
-        size = k
-        while size >= net:
-            extra = size - net
-            for i in range(NCOMBO[na][size]):
-                key = 0
-                chosen = 0
-                for j in range(na):
-                    used[j] = False
-                for j in range(size):
-                    used[COMBO[na][size][i][j]] = True
-                    key += POW3[avail[COMBO[na][size][i][j]]]
-                    chosen += u.t[avail[COMBO[na][size][i][j]]]
-                if extra and total - chosen < extra:
-                    continue
-                n = k - size
-                j = 0
-                while n > 0:
-                    if not used[j]:
-                        key += POW3[avail[j]]
-                        n -= 1
-                    j += 1
-                set_bit(bits, TAKE_BY_KEY[key])
-            size -= 1
+        if u.room >= k:  # nothing given back: every set of k colours
+            key = 0
+            for j in range(na):
+                key |= 1 << avail[j]
+            bits[0] |= FULL_TAKES[key]
+        else:
+            net = u.room
+            size = k
+            while size >= net:
+                extra = size - net
+                for i in range(NCOMBO[na][size]):
+                    key = 0
+                    chosen = 0
+                    for j in range(na):
+                        used[j] = False
+                    for j in range(size):
+                        used[COMBO[na][size][i][j]] = True
+                        key += POW3[avail[COMBO[na][size][i][j]]]
+                        chosen += u.t[avail[COMBO[na][size][i][j]]]
+                    if extra and total - chosen < extra:
+                        continue
+                    n = k - size
+                    j = 0
+                    while n > 0:
+                        if not used[j]:
+                            key += POW3[avail[j]]
+                            n -= 1
+                        j += 1
+                    set_bit(bits, TAKE_BY_KEY[key])
+                size -= 1
         n = 2 - (u.room if u.room < 2 else 2)
         for c in range(5):
             if u.bank[c] > 3 and (n == 0 or total - u.t[c] >= n):
@@ -679,16 +693,7 @@ cdef int gen_code(KState* s, int code, MoveBuf* b) noexcept nogil:
             if j != k:
                 return 0
             return emit(b, &m, u.now, u.n_now)
-        if gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now) < 0:
-            return -1
-        kept = 0
-        for i in range(b.n):
-            if move_code(&b.data[i]) == code:
-                if kept != i:
-                    b.data[kept] = b.data[i]
-                kept += 1
-        b.n = kept
-        return 0
+        return gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now, code)
     if code < A_RESERVE_BOARD:
         c = code - A_DOUBLE
         if u.bank[c] > 3:
@@ -1020,6 +1025,11 @@ def _init_decisions():
             TAKE_TOK[i][c] = 1
     for c in range(5):
         TAKE_BY_KEY[2 * (1, 3, 9, 27, 81)[c]] = 25 + c
+    for i in range(32):
+        colours = [c for c in range(5) if i >> c & 1]
+        FULL_TAKES[i] = 0
+        for chosen in itertools.combinations(colours, min(3, len(colours))):
+            FULL_TAKES[i] |= (<uint64_t>1) << TAKE_BY_KEY[sum([(1, 3, 9, 27, 81)[c] for c in chosen])]
     for tier in range(3):
         TIER_N[tier] = 0
     memset(CARD_ROW, 0, sizeof(CARD_ROW))
