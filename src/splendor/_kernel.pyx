@@ -1426,7 +1426,9 @@ cdef int write_observation(
             memcpy(&out[pos + 7 * count], NOBLE_ROW[s.nobles[k] & 15], 7 * sizeof(float))
             count += 1
     memset(&out[pos + 7 * count], 0, (shown - count) * 7 * sizeof(float))
-    memset(&out[decision], 0, (1 + 2 * A_COUNT) * sizeof(float))
+    # The decision's 1 + 2 * A_COUNT entries, by the run-time size: a size
+    # known when compiling is inlined as a string instruction, slow to start.
+    memset(&out[decision], 0, (size - decision) * sizeof(float))
     if n_prefix:
         out[decision] = n_prefix
         v = prefix[0]
@@ -2102,6 +2104,9 @@ cdef class VectorCore:
                     prefetch_bytes(&self.decs[i + 8], DECIDER_HEAD)
                 if i + 4 < self.n_envs:
                     prefetch_bytes(&self.states[i + 4], sizeof(KState))
+                    d = &self.decs[i + 4]
+                    if d.depth >= 0:  # a follow-up: the candidates' codes too
+                        prefetch_bytes(d.fol, d.n_cand * MAXF)
                 s = &self.states[i]
                 d = &self.decs[i]
                 chosen = dec_choose(s, d, <int>codes[i], &self.scratch)
