@@ -1361,6 +1361,8 @@ cdef int write_observation(
     cdef int i, k, c, index, pos, start, count, held, tier, card, v
     cdef int decision = 11 + 15 * n + 12 * 16 + n * slots * 16 + shown * 7
     cdef int tiers[4]
+    cdef int received[5]
+    cdef int starts[4]
     cdef float* row
     cdef int current = -1 if s.winners else s.current
     if size != decision + 1 + 2 * A_COUNT or not 0 <= seat < n:
@@ -1372,8 +1374,18 @@ cdef int write_observation(
         out[6 + k] = s.seg[k]
     out[9] = <float>s.passes
     out[10] = 1.0 if s.winners else 0.0
+    # The nobles each seat received (by holder, 0 for the revealed ones) and
+    # where each seat's reserved cards start, in one pass each.
+    for k in range(5):
+        received[k] = 0
+    for k in range(s.n_nobles):
+        received[s.nobles[k] >> 4] += 1
+    start = s.seg[0] + s.seg[1] + s.seg[2]
     for i in range(n):
-        index = (seat + i) % n
+        starts[i] = start
+        start += s.seg[3 + 2 * i] + s.seg[4 + 2 * i]
+    index = seat
+    for i in range(n):
         row = &out[11 + 15 * i]
         for c in range(6):
             row[c] = s.tokens[index][c]
@@ -1381,19 +1393,16 @@ cdef int write_observation(
             row[6 + c] = s.bonus[index][c]
         row[11] = s.points[index]
         row[12] = s.seg[4 + 2 * index]
-        count = 0
-        for k in range(s.n_nobles):
-            if s.nobles[k] >> 4 == index + 1:
-                count += 1
-        row[13] = count
+        row[13] = received[index + 1]
         row[14] = 1.0 if index == current else 0.0
+        index = index + 1 if index + 1 < n else 0
     pos = 11 + 15 * n
     for k in range(12):
         memcpy(&out[pos], CARD_ROW[s.board[k]], 16 * sizeof(float))
         pos += 16
+    index = seat
     for i in range(n):
-        index = (seat + i) % n
-        start = seg_start(s, 3 + 2 * index)
+        start = starts[index]
         held = s.seg[3 + 2 * index]
         if held > slots:
             return -2
@@ -1418,6 +1427,7 @@ cdef int write_observation(
                     count += 1
         memset(&row[16 * held], 0, (slots - held) * 16 * sizeof(float))
         pos += slots * 16
+        index = index + 1 if index + 1 < n else 0
     count = 0
     for k in range(s.n_nobles):
         if s.nobles[k] >> 4 == 0:
