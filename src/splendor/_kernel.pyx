@@ -300,7 +300,6 @@ ctypedef struct Turn:
     int e[5]  # bonus + tokens, per colour
     int room  # the tokens the player may take before the limit
     int gold  # the player's gold
-    int budget  # gold + bonuses + coloured tokens
     int start  # where the player's reserved cards are in KState.cards
     int nres  # how many cards the player has reserved
     int n_now
@@ -319,12 +318,10 @@ cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil
         u.bank[c] = s.bank[c]
         held += u.t[c]
     u.gold = u.t[5]
-    u.budget = u.gold
     for c in range(5):
         u.bonus[c] = s.bonus[p][c]
         bsum += u.bonus[c]
         u.e[c] = u.bonus[c] + u.t[c]
-        u.budget += u.e[c]
     u.room = <int>s.token_limit - held
     u.start = seg_start(s, 3 + 2 * p)
     u.nres = s.seg[3 + 2 * p]
@@ -425,13 +422,13 @@ cdef int gen_reserve(
 
 
 cdef inline bint can_buy(const Turn* u, int card) noexcept nogil:
-    """Whether the player can pay for ``card``."""
-    cdef int c, short = 0
-    if C_COST_TOTAL[card] > u.budget:
-        return False
+    """Whether the player can pay for ``card``: what its bonuses and tokens
+    leave short is at most its gold (worked out without a branch per colour,
+    which the processor would often guess wrong)."""
+    cdef int c, d, short = 0
     for c in range(5):
-        if C_COST[card][c] > u.e[c]:
-            short += C_COST[card][c] - u.e[c]
+        d = <int>C_COST[card][c] - u.e[c]
+        short += d if d > 0 else 0
     return short <= u.gold
 
 
