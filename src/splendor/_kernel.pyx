@@ -13,12 +13,16 @@ line where the order of the listing is decided; the differential tests
 (``tests/fast/test_diff.py``, ``nox -s kernel-diff``) compare the two on
 random games.
 
-It also walks the decisions of :mod:`splendor.encoding` over the listed moves
-(:c:type:`Decider`), writes :func:`splendor.rl.observation` and the action
-mask into numpy rows, and steps a whole :class:`splendor.fast.VectorEnv` batch
-(:class:`VectorCore`), dealing finished games with SplitMix64; the tests in
-``tests/fast/test_decisions.py`` and ``tests/fast/test_vector_exact.py``
-compare them with the Python modules at every decision.
+It also works out the decisions of :mod:`splendor.encoding` one at a time:
+the move codes of a turn straight from the state (``legal_first``), the
+moves of the chosen move code only (``gen_code``, from the same pieces as
+``gen``), and their follow-up codes (:c:type:`Decider`). It writes
+:func:`splendor.rl.observation` and the action mask into numpy rows, and
+steps a whole :class:`splendor.fast.VectorEnv` batch (:class:`VectorCore`),
+dealing finished games with SplitMix64; the tests in
+``tests/fast/test_code_moves.py``, ``tests/fast/test_decisions.py`` and
+``tests/fast/test_vector_exact.py`` compare them with the Python modules at
+every decision.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
@@ -1058,7 +1062,8 @@ def _init_decisions():
 
 _init_decisions()
 
-#: The size in bytes of the decisions of one game's turn (its moves in place).
+#: The size in bytes of the decisions of one game's turn (the first moves of
+#: its chosen move code in place).
 DECISIONS_SIZE = sizeof(Decider)
 
 #: The codes' layout the kernel writes (checked against splendor.encoding by the tests).
