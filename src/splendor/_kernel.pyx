@@ -13,12 +13,16 @@ line where the order of the listing is decided; the differential tests
 (``tests/fast/test_diff.py``, ``nox -s kernel-diff``) compare the two on
 random games.
 
-It also walks the decisions of :mod:`splendor.encoding` over the listed moves
-(:c:type:`Decider`), writes :func:`splendor.rl.observation` and the action
-mask into numpy rows, and steps a whole :class:`splendor.fast.VectorEnv` batch
-(:class:`VectorCore`), dealing finished games with SplitMix64; the tests in
-``tests/fast/test_decisions.py`` and ``tests/fast/test_vector_exact.py``
-compare them with the Python modules at every decision.
+It also works out the decisions of :mod:`splendor.encoding` one at a time:
+the move codes of a turn straight from the state (``legal_first``), the
+moves of the chosen move code only (``gen_code``, from the same pieces as
+``gen``), and their follow-up codes (:c:type:`Decider`). It writes
+:func:`splendor.rl.observation` and the action mask into numpy rows, and
+steps a whole :class:`splendor.fast.VectorEnv` batch (:class:`VectorCore`),
+dealing finished games with SplitMix64; the tests in
+``tests/fast/test_code_moves.py``, ``tests/fast/test_decisions.py`` and
+``tests/fast/test_vector_exact.py`` compare them with the Python modules at
+every decision.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
@@ -122,6 +126,45 @@ cdef inline void append_to(KState* s, int k, uint8_t value) noexcept nogil:
     s.seg[k] += 1
 
 
+# -- Decision codes (splendor.encoding) -----------------------------------------------
+
+# The code layout of splendor.encoding (format version 1); tests/fast compare
+# these with the module's constants.
+
+cdef enum:
+    A_COUNT = 85  # encoding.ACTION_COUNT
+    A_DOUBLE = 25  # the takes of 2 gems of one colour
+    A_RESERVE_BOARD = 30
+    A_RESERVE_DECK = 42
+    A_BUY_BOARD = 45
+    A_BUY_RESERVED = 57
+    A_RESERVED_SLOTS = 5
+    A_PASS = 62
+    A_RETURN = 63
+    A_GOLD = 69
+    A_NO_MORE_GOLD = 74
+    A_NOBLE = 75
+    # The most codes of one turn: the move, a gold code per token of the
+    # dearest card's price (14), "no more gold", the noble.
+    MAXF = 24
+    # A code that no sequence holds: past the end of a shorter one.
+    NO_CODE = 255
+
+# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c]
+# (filled with the other tables of the codes, below).
+cdef uint8_t TAKE_BY_KEY[243]
+# The colours of each take code of different colours (1 for a colour taken).
+cdef uint8_t TAKE_TOK[A_DOUBLE][5]
+cdef int POW3[5]
+# The codes of every take of min(3, n) colours of the n colours in a supply,
+# by the supply's colours (a bit per colour): the takes when none is given back.
+cdef uint64_t FULL_TAKES[32]
+
+
+cdef inline int take_key(const uint8_t* tok) noexcept nogil:
+    return tok[0] + 3 * tok[1] + 9 * tok[2] + 27 * tok[3] + 81 * tok[4]
+
+
 # -- Move generation ---------------------------------------------------------------------
 
 
@@ -199,9 +242,10 @@ cdef int submultisets(const int* held, int size, int* out) noexcept nogil:
 
 cdef int gen_takes(
     MoveBuf* b, const int* t, const int* avail, int na, int room,
-    const uint8_t* now, int n_now,
+    const uint8_t* now, int n_now, int want,
 ) noexcept nogil:
-    """The takes of gems of different colours (``legal._takes``)."""
+    """The takes of gems of different colours (``legal._takes``); only those
+    of the take code ``want`` unless it is -1."""
     cdef int k = na if na < 3 else 3
     cdef int net = k if k < room else room
     cdef int size, i, j, n, x, extra, nsub
@@ -232,6 +276,8 @@ cdef int gen_takes(
                     back[avail[j]] = 1
                     n -= 1
                 j += 1
+            if want >= 0 and TAKE_BY_KEY[take_key(m.tok)] != want:
+                continue
             if extra:
                 for x in range(6):
                     rest[x] = t[x]
@@ -251,39 +297,43 @@ cdef int gen_takes(
     return 0
 
 
-cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
-    """List the legal moves of ``s`` into ``b`` (``legal.legal_actions``).
-
-    Returns 0, or -1 when memory ran out.
-    """
-    b.n = 0
-    if s.winners:
-        return 0
-    cdef int p = s.current
-    cdef int c, i, j, n, tier, slot, nsub, card, start, nres
-    cdef int t[6]
-    cdef int bank[6]
-    cdef int bonus[5]
-    cdef int held = 0, bsum = 0
-    for c in range(6):
-        t[c] = s.tokens[p][c]
-        bank[c] = s.bank[c]
-        held += t[c]
-    for c in range(5):
-        bonus[c] = s.bonus[p][c]
-        bsum += bonus[c]
-    cdef int room = <int>s.token_limit - held
-    cdef int gold = t[5]
-
+ctypedef struct Turn:
+    # What the moves of the player to move depend on, read from the state once.
+    int t[6]  # the player's tokens
+    int bank[6]
+    int bonus[5]
+    int e[5]  # bonus + tokens, per colour
+    int room  # the tokens the player may take before the limit
+    int gold  # the player's gold
+    int start  # where the player's reserved cards are in KState.cards
+    int nres  # how many cards the player has reserved
+    int n_now
+    int n_after[5]
     # The nobles that qualify now, and after buying a card of each colour.
-    cdef uint8_t now[MAXNOBLES]
-    cdef uint8_t after[5][MAXNOBLES]
-    cdef int n_after[5]
-    cdef int n_now = 0
-    cdef int missing, colour, need, noble
+    uint8_t now[MAXNOBLES]
+    uint8_t after[5][MAXNOBLES]
+
+
+cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil:
+    """Fill ``u`` for the player to move in ``s`` (the nobles only if asked)."""
+    cdef int p = s.current
+    cdef int c, i, held = 0, bsum = 0, missing, colour, need, noble
+    for c in range(6):
+        u.t[c] = s.tokens[p][c]
+        u.bank[c] = s.bank[c]
+        held += u.t[c]
+    u.gold = u.t[5]
     for c in range(5):
-        n_after[c] = 0
-    if bsum + 1 >= MIN_NOBLE_TOTAL:
+        u.bonus[c] = s.bonus[p][c]
+        bsum += u.bonus[c]
+        u.e[c] = u.bonus[c] + u.t[c]
+    u.room = <int>s.token_limit - held
+    u.start = seg_start(s, 3 + 2 * p)
+    u.nres = s.seg[3 + 2 * p]
+    u.n_now = 0
+    for c in range(5):
+        u.n_after[c] = 0
+    if nobles and bsum + 1 >= MIN_NOBLE_TOTAL:
         for i in range(s.n_nobles):
             if s.nobles[i] >> 4:
                 continue
@@ -292,173 +342,382 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
             colour = 0
             for c in range(5):
                 need = N_REQ[noble][c]
-                if need > bonus[c]:
-                    missing += need - bonus[c]
+                if need > u.bonus[c]:
+                    missing += need - u.bonus[c]
                     colour = c
             if missing == 0:
-                now[n_now] = noble
-                n_now += 1
+                u.now[u.n_now] = noble
+                u.n_now += 1
                 for c in range(5):
-                    after[c][n_after[c]] = noble
-                    n_after[c] += 1
+                    u.after[c][u.n_after[c]] = noble
+                    u.n_after[c] += 1
             elif missing == 1:
-                after[colour][n_after[colour]] = noble
-                n_after[colour] += 1
+                u.after[colour][u.n_after[colour]] = noble
+                u.n_after[colour] += 1
 
-    cdef Move m
-    memset(&m, 0, sizeof(Move))
 
-    # Takes.
-    cdef int avail[5]
-    cdef int na = 0
-    cdef int subs[56 * 6]
-    cdef int h[6]
+cdef inline int available(const Turn* u, int* avail) noexcept nogil:
+    """The colours left in the supply, in order, into ``avail``; how many."""
+    cdef int c, na = 0
     for c in range(5):
-        if bank[c] > 0:
+        if u.bank[c] > 0:
             avail[na] = c
             na += 1
+    return na
+
+
+cdef int emit_returns(
+    MoveBuf* b, Move* m, const int* subs, int nsub, const uint8_t* nobles, int n_nobles,
+) noexcept nogil:
+    """Add ``m`` once per way to give tokens back of ``subs`` (and per noble)."""
+    cdef int i, j
+    for i in range(nsub):
+        for j in range(6):
+            m.ret[j] = subs[i * 6 + j]
+        if emit(b, m, nobles, n_nobles) < 0:
+            return -1
+    return 0
+
+
+cdef int gen_double(MoveBuf* b, const Turn* u, int c) noexcept nogil:
+    """The takes of 2 gems of colour ``c`` (its supply holds 4 or more)."""
+    cdef int i, nsub
+    cdef int n = 2 - (u.room if u.room < 2 else 2)
+    cdef int h[6]
+    cdef int subs[56 * 6]
+    cdef Move m
+    memset(&m, 0, sizeof(Move))
+    m.kind = K_TAKE
+    m.tok[c] = 2
+    if n:
+        for i in range(6):
+            h[i] = u.t[i]
+        h[c] = 0
+        nsub = submultisets(h, n, subs)
+        return emit_returns(b, &m, subs, nsub, u.now, u.n_now)
+    return emit(b, &m, u.now, u.n_now)
+
+
+cdef inline int reserve_returns(const Turn* u, int* subs) noexcept nogil:
+    """The tokens a reserve may give back (the gold it brings over the limit):
+    how many ways, written to ``subs``; 0 when none is given back."""
+    cdef int i
+    cdef int h[6]
+    if u.bank[5] and u.room < 1:
+        for i in range(6):
+            h[i] = u.t[i]
+        h[5] += 1
+        return submultisets(h, 1 - u.room, subs)
+    return 0
+
+
+cdef int gen_reserve(
+    MoveBuf* b, const Turn* u, int kind, int card, int src, const int* subs, int nsub,
+) noexcept nogil:
+    """The reserves of one card (``kind`` K_RESERVE, or K_BLIND with the tier
+    as ``card``), once per way to give tokens back."""
+    cdef Move m
+    memset(&m, 0, sizeof(Move))
+    m.kind = kind
+    m.card = card
+    m.src = src
+    if nsub:
+        return emit_returns(b, &m, subs, nsub, u.now, u.n_now)
+    return emit(b, &m, u.now, u.n_now)
+
+
+cdef inline bint can_buy(const Turn* u, int card) noexcept nogil:
+    """Whether the player can pay for ``card``: what its bonuses and tokens
+    leave short is at most its gold (worked out without a branch per colour,
+    which the processor would often guess wrong)."""
+    cdef int c, d, short = 0
+    for c in range(5):
+        d = <int>C_COST[card][c] - u.e[c]
+        short += d if d > 0 else 0
+    return short <= u.gold
+
+
+cdef int gen_buy(MoveBuf* b, const Turn* u, int card, int src) noexcept nogil:
+    """The buys of ``card`` (one the player can pay for) from ``src``: one
+    per payment and noble."""
+    cdef int c, whole = 0, p0, p1, p2, p3, p4, spent
+    cdef int price[5]
+    cdef int most[5]
+    cdef const uint8_t* gained = u.after[C_BONUS[card]]
+    cdef int n_gained = u.n_after[C_BONUS[card]]
+    cdef Move m
+    memset(&m, 0, sizeof(Move))
+    m.kind = K_BUY
+    m.card = card
+    m.src = src
+    for c in range(5):
+        price[c] = C_COST[card][c] - u.bonus[c] if C_COST[card][c] > u.bonus[c] else 0
+        whole += price[c]
+    if not u.gold:
+        for c in range(5):
+            m.tok[c] = price[c]
+        return emit(b, &m, gained, n_gained)
+    for c in range(5):
+        most[c] = price[c] if price[c] < u.t[c] else u.t[c]
+    p0 = most[0]
+    while p0 >= 0:
+        p1 = most[1]
+        while p1 >= 0:
+            p2 = most[2]
+            while p2 >= 0:
+                p3 = most[3]
+                while p3 >= 0:
+                    p4 = most[4]
+                    while p4 >= 0:
+                        spent = whole - p0 - p1 - p2 - p3 - p4
+                        if spent <= u.gold:
+                            m.tok[0] = p0
+                            m.tok[1] = p1
+                            m.tok[2] = p2
+                            m.tok[3] = p3
+                            m.tok[4] = p4
+                            m.tok[5] = spent
+                            if emit(b, &m, gained, n_gained) < 0:
+                                return -1
+                        p4 -= 1
+                    p3 -= 1
+                p2 -= 1
+            p1 -= 1
+        p0 -= 1
+    return 0
+
+
+cdef inline int reserved_card(const KState* s, const Turn* u, int i) noexcept nogil:
+    """The card of buy source ``i`` (0-11 a board slot, 12 + k the k-th
+    reserved card), or 0 for none."""
+    if i < 12:
+        return s.board[i]
+    if i - 12 < u.nres:
+        return s.cards[u.start + i - 12] & 0x7F
+    return 0
+
+
+cdef int gen_pass(MoveBuf* b, const Turn* u) noexcept nogil:
+    cdef Move m
+    memset(&m, 0, sizeof(Move))
+    m.kind = K_PASS
+    return emit(b, &m, u.now, u.n_now)
+
+
+cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
+    """List the legal moves of ``s`` into ``b`` (``legal.legal_actions``).
+
+    Returns 0, or -1 when memory ran out.
+    """
+    b.n = 0
+    if s.winners:
+        return 0
+    cdef Turn u
+    cdef int c, i, tier, slot, nsub, card, na
+    cdef int avail[5]
+    cdef int subs[56 * 6]
+    read_turn(s, &u, True)
+
+    # Takes.
+    na = available(&u, avail)
     if na:
-        if gen_takes(b, t, avail, na, room if room < 3 else 3, now, n_now) < 0:
+        if gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now, -1) < 0:
             return -1
         for c in range(5):
-            if bank[c] > 3:
-                memset(&m, 0, sizeof(Move))
-                m.kind = K_TAKE
-                m.tok[c] = 2
-                n = 2 - (room if room < 2 else 2)
-                if n:
-                    for i in range(6):
-                        h[i] = t[i]
-                    h[c] = 0
-                    nsub = submultisets(h, n, subs)
-                    for i in range(nsub):
-                        for j in range(6):
-                            m.ret[j] = subs[i * 6 + j]
-                        if emit(b, &m, now, n_now) < 0:
-                            return -1
-                else:
-                    if emit(b, &m, now, n_now) < 0:
-                        return -1
+            if u.bank[c] > 3 and gen_double(b, &u, c) < 0:
+                return -1
 
     # Reserves.
-    start = seg_start(s, 3 + 2 * p)
-    nres = s.seg[3 + 2 * p]
-    if nres < s.reserve_limit:
-        memset(&m, 0, sizeof(Move))
-        if bank[5] and room < 1:
-            for i in range(6):
-                h[i] = t[i]
-            h[5] += 1
-            nsub = submultisets(h, 1 - room, subs)
-        else:
-            nsub = 0
+    if u.nres < s.reserve_limit:
+        nsub = reserve_returns(&u, subs)
         for tier in range(3):
             for slot in range(4):
                 card = s.board[tier * 4 + slot]
-                if card:
-                    m.kind = K_RESERVE
-                    m.card = card
-                    m.src = tier * 4 + slot
-                    if nsub:
-                        for i in range(nsub):
-                            for j in range(6):
-                                m.ret[j] = subs[i * 6 + j]
-                            if emit(b, &m, now, n_now) < 0:
-                                return -1
-                    elif emit(b, &m, now, n_now) < 0:
-                        return -1
-            if s.seg[tier]:
-                m.kind = K_BLIND
-                m.card = tier + 1
-                m.src = 0
-                if nsub:
-                    for i in range(nsub):
-                        for j in range(6):
-                            m.ret[j] = subs[i * 6 + j]
-                        if emit(b, &m, now, n_now) < 0:
-                            return -1
-                else:
-                    memset(m.ret, 0, 6)
-                    if emit(b, &m, now, n_now) < 0:
-                        return -1
-
-    # Buys: the face-up cards, then the reserved ones.
-    cdef int e[5]
-    cdef int price[5]
-    cdef int most[5]
-    cdef int budget = gold
-    cdef int short, total, whole, p0, p1, p2, p3, p4, spent
-    cdef int nsrc = 12 + nres
-    cdef const uint8_t* gained
-    cdef int n_gained
-    for c in range(5):
-        e[c] = bonus[c] + t[c]
-        budget += e[c]
-    memset(&m, 0, sizeof(Move))
-    m.kind = K_BUY
-    for i in range(nsrc):
-        if i < 12:
-            card = s.board[i]
-            if not card:
-                continue
-        else:
-            card = s.cards[start + i - 12] & 0x7F
-        if C_COST_TOTAL[card] > budget:
-            continue
-        short = 0
-        for c in range(5):
-            if C_COST[card][c] > e[c]:
-                short += C_COST[card][c] - e[c]
-        if short > gold:
-            continue
-        whole = 0
-        for c in range(5):
-            price[c] = C_COST[card][c] - bonus[c] if C_COST[card][c] > bonus[c] else 0
-            whole += price[c]
-        m.card = card
-        m.src = i
-        gained = after[C_BONUS[card]]
-        n_gained = n_after[C_BONUS[card]]
-        if gold:
-            for c in range(5):
-                most[c] = price[c] if price[c] < t[c] else t[c]
-            p0 = most[0]
-            while p0 >= 0:
-                p1 = most[1]
-                while p1 >= 0:
-                    p2 = most[2]
-                    while p2 >= 0:
-                        p3 = most[3]
-                        while p3 >= 0:
-                            p4 = most[4]
-                            while p4 >= 0:
-                                spent = whole - p0 - p1 - p2 - p3 - p4
-                                if spent <= gold:
-                                    m.tok[0] = p0
-                                    m.tok[1] = p1
-                                    m.tok[2] = p2
-                                    m.tok[3] = p3
-                                    m.tok[4] = p4
-                                    m.tok[5] = spent
-                                    if emit(b, &m, gained, n_gained) < 0:
-                                        return -1
-                                p4 -= 1
-                            p3 -= 1
-                        p2 -= 1
-                    p1 -= 1
-                p0 -= 1
-        else:
-            for c in range(5):
-                m.tok[c] = price[c]
-            m.tok[5] = 0
-            if emit(b, &m, gained, n_gained) < 0:
+                if card and gen_reserve(b, &u, K_RESERVE, card, tier * 4 + slot, subs, nsub) < 0:
+                    return -1
+            if s.seg[tier] and gen_reserve(b, &u, K_BLIND, tier + 1, 0, subs, nsub) < 0:
                 return -1
 
-    if b.n == 0:
-        memset(&m, 0, sizeof(Move))
-        m.kind = K_PASS
-        if emit(b, &m, now, n_now) < 0:
+    # Buys: the face-up cards, then the reserved ones.
+    for i in range(12 + u.nres):
+        card = reserved_card(s, &u, i)
+        if card and can_buy(&u, card) and gen_buy(b, &u, card, i) < 0:
             return -1
+
+    if b.n == 0:
+        return gen_pass(b, &u)
+    return 0
+
+
+# -- The moves of one decision (for the decision codes of splendor.encoding) -----------
+
+cdef inline void set_bit(uint64_t* bits, int code) noexcept nogil:
+    if 0 <= code < 128:
+        bits[code >> 6] |= (<uint64_t>1) << (code & 63)
+
+
+cdef inline bint has_bit(const uint64_t* bits, int64_t code) noexcept nogil:
+    return 0 <= code < A_COUNT and (bits[code >> 6] >> (code & 63)) & 1
+
+
+cdef inline int move_code(const Move* m) noexcept nogil:
+    """The first decision of ``m`` (as encoding._build codes it)."""
+    cdef int key
+    if m.kind == K_TAKE:
+        key = take_key(m.tok)
+        return TAKE_BY_KEY[key] if key < 243 else NO_CODE
+    if m.kind == K_RESERVE:
+        return A_RESERVE_BOARD + m.src
+    if m.kind == K_BLIND:
+        return A_RESERVE_DECK + m.card - 1
+    if m.kind == K_BUY:
+        if m.src < 12:
+            return A_BUY_BOARD + m.src
+        return A_BUY_RESERVED + m.src - 12
+    return A_PASS
+
+
+cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
+    """Set in ``bits`` the move codes of the legal moves of ``s`` (the first
+    decision of its turn), without listing the moves: each kind of move is
+    legal exactly when :func:`gen` would list one of it. The player holds no
+    more tokens than the limit (check_state refuses a state that does, and
+    every turn ends within it)."""
+    cdef Turn u
+    cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen
+    cdef int avail[5]
+    cdef bint used[5]
+    bits[0] = 0
+    bits[1] = 0
+    if s.winners:
+        return
+    read_turn(s, &u, False)
+
+    # Takes (as gen_takes lists them): every set of k colours made of
+    # ``size`` colours kept and the first other ones as fillers (taken and
+    # given back), when the player holds enough other tokens to give back.
+    na = available(&u, avail)
+    if na:
+        k = na if na < 3 else 3
+        total = u.t[0] + u.t[1] + u.t[2] + u.t[3] + u.t[4] + u.t[5]
+        if u.room >= k:  # nothing given back: every set of k colours
+            key = 0
+            for j in range(na):
+                key |= 1 << avail[j]
+            bits[0] |= FULL_TAKES[key]
+        else:
+            net = u.room
+            size = k
+            while size >= net:
+                extra = size - net
+                for i in range(NCOMBO[na][size]):
+                    key = 0
+                    chosen = 0
+                    for j in range(na):
+                        used[j] = False
+                    for j in range(size):
+                        used[COMBO[na][size][i][j]] = True
+                        key += POW3[avail[COMBO[na][size][i][j]]]
+                        chosen += u.t[avail[COMBO[na][size][i][j]]]
+                    if extra and total - chosen < extra:
+                        continue
+                    n = k - size
+                    j = 0
+                    while n > 0:
+                        if not used[j]:
+                            key += POW3[avail[j]]
+                            n -= 1
+                        j += 1
+                    set_bit(bits, TAKE_BY_KEY[key])
+                size -= 1
+        n = 2 - (u.room if u.room < 2 else 2)
+        for c in range(5):
+            if u.bank[c] > 3 and (n == 0 or total - u.t[c] >= n):
+                set_bit(bits, A_DOUBLE + c)
+
+    # Reserves (with or without tokens given back, there is one of each).
+    if u.nres < s.reserve_limit:
+        for i in range(12):
+            if s.board[i]:
+                set_bit(bits, A_RESERVE_BOARD + i)
+        for i in range(3):
+            if s.seg[i]:
+                set_bit(bits, A_RESERVE_DECK + i)
+
+    # Buys.
+    for i in range(12 + u.nres):
+        k = reserved_card(s, &u, i)
+        if k and can_buy(&u, k):
+            set_bit(bits, (A_BUY_BOARD + i) if i < 12 else (A_BUY_RESERVED + i - 12))
+
+    if bits[0] == 0 and bits[1] == 0:
+        set_bit(bits, A_PASS)
+
+
+cdef int gen_code(KState* s, int code, MoveBuf* b) noexcept nogil:
+    """List into ``b`` the moves of :func:`gen` whose move code is ``code``,
+    in the order gen lists them (none when ``code`` is not legal).
+
+    Returns 0, or -1 when memory ran out.
+    """
+    cdef Turn u
+    cdef int c, i, j, k, na, kept, nsub, card
+    cdef int avail[5]
+    cdef int subs[56 * 6]
+    cdef Move m
+    b.n = 0
+    if s.winners or code < 0 or code > A_PASS:
+        return 0
+    if code == A_PASS:
+        # Legal only when nothing else is: gen lists it alone then.
+        if gen(s, b) < 0:
+            return -1
+        if b.n and b.data[0].kind != K_PASS:
+            b.n = 0
+        return 0
+    read_turn(s, &u, True)
+    if code < A_DOUBLE:
+        na = available(&u, avail)
+        if not na:
+            return 0
+        k = na if na < 3 else 3
+        if u.room >= k:
+            # Nothing is given back: the take of these colours, if it is one of k.
+            memset(&m, 0, sizeof(Move))
+            m.kind = K_TAKE
+            j = 0
+            for c in range(5):
+                if TAKE_TOK[code][c]:
+                    if not u.bank[c]:
+                        return 0
+                    m.tok[c] = 1
+                    j += 1
+            if j != k:
+                return 0
+            return emit(b, &m, u.now, u.n_now)
+        return gen_takes(b, u.t, avail, na, u.room if u.room < 3 else 3, u.now, u.n_now, code)
+    if code < A_RESERVE_BOARD:
+        c = code - A_DOUBLE
+        if u.bank[c] > 3:
+            return gen_double(b, &u, c)
+        return 0
+    if code < A_BUY_BOARD:
+        if u.nres >= s.reserve_limit:
+            return 0
+        if code < A_RESERVE_DECK:
+            card = s.board[code - A_RESERVE_BOARD]
+            if not card:
+                return 0
+            nsub = reserve_returns(&u, subs)
+            return gen_reserve(b, &u, K_RESERVE, card, code - A_RESERVE_BOARD, subs, nsub)
+        if not s.seg[code - A_RESERVE_DECK]:
+            return 0
+        nsub = reserve_returns(&u, subs)
+        return gen_reserve(b, &u, K_BLIND, code - A_RESERVE_DECK + 1, 0, subs, nsub)
+    i = code - A_BUY_BOARD
+    card = reserved_card(s, &u, i)
+    if card and can_buy(&u, card):
+        return gen_buy(b, &u, card, i)
     return 0
 
 
@@ -737,30 +996,7 @@ def _encoding():
 
 
 # -- Decision codes (splendor.encoding) in C -------------------------------------------
-#
-# The code layout of splendor.encoding (format version 1); tests/fast compare
-# these with the module's constants.
 
-cdef enum:
-    A_COUNT = 85  # encoding.ACTION_COUNT
-    A_RESERVE_BOARD = 30
-    A_RESERVE_DECK = 42
-    A_BUY_BOARD = 45
-    A_BUY_RESERVED = 57
-    A_RESERVED_SLOTS = 5
-    A_PASS = 62
-    A_RETURN = 63
-    A_GOLD = 69
-    A_NO_MORE_GOLD = 74
-    A_NOBLE = 75
-    # The most codes of one turn: the move, a gold code per token of the
-    # dearest card's price (14), "no more gold", the noble.
-    MAXF = 24
-    # A code that no sequence holds: past the end of a shorter one.
-    NO_CODE = 255
-
-# The take code of a take by its gems: TAKE_BY_KEY[sum of tok[c] * 3 ** c].
-cdef uint8_t TAKE_BY_KEY[243]
 # The card ids of each tier, and the noble ids, in the order of
 # splendor.components.CARDS and NOBLES: what a VectorEnv deal shuffles.
 cdef uint8_t TIER_IDS[3][40]
@@ -782,10 +1018,20 @@ def _init_decisions():
         for chosen in itertools.combinations(range(5), size)
     ]
     memset(TAKE_BY_KEY, NO_CODE, 243)
+    memset(TAKE_TOK, 0, sizeof(TAKE_TOK))
+    for c in range(5):
+        POW3[c] = (1, 3, 9, 27, 81)[c]
     for i, chosen in enumerate(patterns):
         TAKE_BY_KEY[sum([(1, 3, 9, 27, 81)[c] for c in chosen])] = i
+        for c in chosen:
+            TAKE_TOK[i][c] = 1
     for c in range(5):
         TAKE_BY_KEY[2 * (1, 3, 9, 27, 81)[c]] = 25 + c
+    for i in range(32):
+        colours = [c for c in range(5) if i >> c & 1]
+        FULL_TAKES[i] = 0
+        for chosen in itertools.combinations(colours, min(3, len(colours))):
+            FULL_TAKES[i] |= (<uint64_t>1) << TAKE_BY_KEY[sum([(1, 3, 9, 27, 81)[c] for c in chosen])]
     for tier in range(3):
         TIER_N[tier] = 0
     memset(CARD_ROW, 0, sizeof(CARD_ROW))
@@ -817,7 +1063,8 @@ def _init_decisions():
 
 _init_decisions()
 
-#: The size in bytes of the decisions of one game's turn (its moves in place).
+#: The size in bytes of the decisions of one game's turn (the first moves of
+#: its chosen move code in place).
 DECISIONS_SIZE = sizeof(Decider)
 
 #: The codes' layout the kernel writes (checked against splendor.encoding by the tests).
@@ -837,20 +1084,27 @@ CODE_LAYOUT = {
 
 
 cdef enum:
-    # The moves a Decider keeps in place (in random 2-player games about one
-    # turn in ten lists more than 40); more go to a heap block.
-    INLINE_MOVES = 64
+    # The moves of one move code a Decider keeps in place (a take or a
+    # reserve with its ways to give tokens back, a buy with its payments, by
+    # noble); more go to a heap block.
+    INLINE_MOVES = 16
     # The candidates of a follow-up decision it keeps in place.
     INLINE_CANDIDATES = 12
 
 
 ctypedef struct Decider:
-    # The decisions of one turn: the legal moves of the state with the move
-    # code of each, and once the move is chosen, the moves still possible
-    # with every follow-up code of each (forced ones included). Everything a
-    # decision reads is in this one block, but for long move lists.
-    Move* extra  # moves INLINE_MOVES and later
-    uint8_t* extra_code  # their move codes
+    # The decisions of one turn: the codes legal now; once the move code is
+    # chosen, its moves, and the moves still possible with every follow-up
+    # code of each (forced ones included). What a decision reads first comes
+    # first, then the first moves.
+    uint64_t legal[2]  # the codes legal now, a bit each
+    int depth  # -1 at the first decision, else the place in the follow-ups
+    int n_prefix
+    int n_cand
+    Py_ssize_t n_moves
+    uint8_t prefix[MAXF]  # the codes chosen so far this turn
+    Move moves[INLINE_MOVES]  # the moves of the chosen move code
+    Move* extra  # its moves INLINE_MOVES and later
     Py_ssize_t extra_cap
     # The moves still possible (cand) and MAXF follow-up codes of each (fol,
     # NO_CODE past the end): in this block (cand_in, fol_in) for up to
@@ -860,30 +1114,18 @@ ctypedef struct Decider:
     uint16_t* heap_cand
     uint8_t* heap_fol
     Py_ssize_t fcap
-    Py_ssize_t n_moves
-    int n_cand
-    int depth  # -1 at the first decision, else the place in the follow-ups
-    int n_prefix
-    uint64_t legal[2]  # the codes legal now, a bit each
-    uint8_t prefix[MAXF]  # the codes chosen so far this turn
-    # Per move code: the moves that have it, the first and the last of them.
-    uint8_t count[A_PASS + 1]
-    uint16_t first[A_PASS + 1]
-    uint16_t last[A_PASS + 1]
-    uint8_t mcode[INLINE_MOVES]
-    Move moves[INLINE_MOVES]
     uint16_t cand_in[INLINE_CANDIDATES]
     uint8_t fol_in[INLINE_CANDIDATES * MAXF]
 
 
-# The bytes of a Decider that a decision reads first (up to the move codes).
+# The bytes of a Decider that a decision reads first (up to its first move).
 cdef Py_ssize_t DECIDER_HEAD = 0
 
 
 def _init_head():
     global DECIDER_HEAD
     cdef Decider probe
-    DECIDER_HEAD = <char*>&probe.mcode[0] - <char*>&probe
+    DECIDER_HEAD = <char*>&probe.moves[1] - <char*>&probe
 
 
 _init_head()
@@ -893,10 +1135,6 @@ cdef inline Move* dec_move(Decider* d, Py_ssize_t i) noexcept nogil:
     return &d.moves[i] if i < INLINE_MOVES else &d.extra[i - INLINE_MOVES]
 
 
-cdef inline uint8_t dec_code(const Decider* d, Py_ssize_t i) noexcept nogil:
-    return d.mcode[i] if i < INLINE_MOVES else d.extra_code[i - INLINE_MOVES]
-
-
 cdef void dec_init(Decider* d) noexcept nogil:
     """An empty Decider (its heap blocks come when needed)."""
     memset(d, 0, sizeof(Decider))
@@ -904,11 +1142,9 @@ cdef void dec_init(Decider* d) noexcept nogil:
 
 cdef void dec_free(Decider* d) noexcept nogil:
     free(d.extra)
-    free(d.extra_code)
     free(d.heap_cand)
     free(d.heap_fol)
     d.extra = NULL
-    d.extra_code = NULL
     d.heap_cand = NULL
     d.heap_fol = NULL
     d.cand = NULL
@@ -929,10 +1165,6 @@ cdef int dec_extra(Decider* d, Py_ssize_t n) noexcept nogil:
     if grown == NULL:
         return -1
     d.extra = <Move*>grown
-    grown = realloc(d.extra_code, cap)
-    if grown == NULL:
-        return -1
-    d.extra_code = <uint8_t*>grown
     d.extra_cap = cap
     return 0
 
@@ -960,32 +1192,6 @@ cdef int dec_room(Decider* d, Py_ssize_t needed) noexcept nogil:
     d.cand = d.heap_cand
     d.fol = d.heap_fol
     return 0
-
-
-cdef inline void set_bit(uint64_t* bits, int code) noexcept nogil:
-    if 0 <= code < 128:
-        bits[code >> 6] |= (<uint64_t>1) << (code & 63)
-
-
-cdef inline bint has_bit(const uint64_t* bits, int64_t code) noexcept nogil:
-    return 0 <= code < A_COUNT and (bits[code >> 6] >> (code & 63)) & 1
-
-
-cdef inline int move_code(const Move* m) noexcept nogil:
-    """The first decision of ``m`` (as encoding._build codes it)."""
-    cdef int key
-    if m.kind == K_TAKE:
-        key = m.tok[0] + 3 * m.tok[1] + 9 * m.tok[2] + 27 * m.tok[3] + 81 * m.tok[4]
-        return TAKE_BY_KEY[key] if key < 243 else NO_CODE
-    if m.kind == K_RESERVE:
-        return A_RESERVE_BOARD + m.src
-    if m.kind == K_BLIND:
-        return A_RESERVE_DECK + m.card - 1
-    if m.kind == K_BUY:
-        if m.src < 12:
-            return A_BUY_BOARD + m.src
-        return A_BUY_RESERVED + m.src - 12
-    return A_PASS
 
 
 cdef int follow_ups(const KState* s, const Move* m, uint8_t* out) noexcept nogil:
@@ -1025,16 +1231,13 @@ cdef int follow_ups(const KState* s, const Move* m, uint8_t* out) noexcept nogil
     return n
 
 
-cdef int dec_start(const KState* s, Decider* d, MoveBuf* scratch) noexcept nogil:
-    """List the decisions of the turn of ``s`` from its first one (the moves
-    are generated in ``scratch``, a MoveBuf with room for one move or more).
+cdef int dec_start(const KState* s, Decider* d) noexcept nogil:
+    """Start the decisions of the turn of ``s`` at its first one: the legal
+    move codes.
 
-    Returns 0; -1 when memory ran out; -2 when the player to move holds more
-    reserved cards than the encoding tells apart (nothing is legal then).
+    Returns 0; -2 when the player to move holds more reserved cards than the
+    encoding tells apart (nothing is legal then).
     """
-    cdef Py_ssize_t i, n
-    cdef int code
-    cdef Move* m
     d.n_prefix = 0
     d.depth = -1
     d.n_cand = 0
@@ -1045,58 +1248,40 @@ cdef int dec_start(const KState* s, Decider* d, MoveBuf* scratch) noexcept nogil
         return 0
     if s.seg[3 + 2 * s.current] > A_RESERVED_SLOTS:
         return -2
-    if gen(<KState*>s, scratch) < 0 or dec_extra(d, scratch.n) < 0:
-        return -1
-    n = scratch.n
-    memset(d.count, 0, sizeof(d.count))
-    for i in range(n):
-        m = &scratch.data[i]
-        code = move_code(m)
-        if i < INLINE_MOVES:
-            d.moves[i] = m[0]
-            d.mcode[i] = code
-        else:
-            d.extra[i - INLINE_MOVES] = m[0]
-            d.extra_code[i - INLINE_MOVES] = code
-        if code <= A_PASS:
-            if d.count[code] == 0:
-                d.first[code] = <uint16_t>i
-                set_bit(d.legal, code)
-            d.last[code] = <uint16_t>i
-            if d.count[code] < 255:
-                d.count[code] += 1
-    d.n_moves = n
-    d.n_cand = <int>n
+    legal_first(s, d.legal)
     return 0
 
 
-cdef Py_ssize_t dec_choose(const KState* s, Decider* d, int code) noexcept nogil:
-    """Take the legal decision ``code``: the index of the move it completes,
-    or -1 when more decisions follow (then ``d.legal`` holds them); -2 (and
-    nothing changes) when ``code`` is not legal; -3 when memory ran out."""
-    cdef int j, k, kept = 0, depth = d.depth
+cdef Py_ssize_t dec_choose(KState* s, Decider* d, int code, MoveBuf* scratch) noexcept nogil:
+    """Take the legal decision ``code``: the index of the move it completes
+    (see dec_move), or -1 when more decisions follow (then ``d.legal`` holds
+    them); -2 (and nothing changes) when ``code`` is not legal; -3 when
+    memory ran out. The first decision lists the moves of its move code in
+    ``scratch`` (a MoveBuf with room for one move or more)."""
+    cdef int j, kept = 0, depth = d.depth
+    cdef Py_ssize_t n
     cdef uint8_t first
     cdef bint same
     if not has_bit(d.legal, code):
         return -2
     if depth < 0:
-        if d.count[code] == 1:  # the common case: the move code is the whole turn
-            return d.first[code]
-        for j in range(d.first[code], d.last[code] + 1):
-            if dec_code(d, j) == code:
-                kept += 1
-        if dec_room(d, kept) < 0:
+        if gen_code(s, code, scratch) < 0:
             return -3
-        kept = 0
-        for j in range(d.first[code], d.last[code] + 1):
-            if dec_code(d, j) == code:
-                d.cand[kept] = <uint16_t>j
-                kept += 1
-        d.n_cand = kept
-        if kept == 1:
-            return d.cand[0]
-        for j in range(kept):
-            follow_ups(s, dec_move(d, d.cand[j]), &d.fol[j * MAXF])
+        n = scratch.n
+        if n == 1:  # the common case: the move code is the whole turn
+            d.moves[0] = scratch.data[0]
+            d.n_moves = 1
+            return 0
+        if n == 0:  # not listed after all (cannot happen: legal_first agrees)
+            return -2
+        if dec_extra(d, n) < 0 or dec_room(d, n) < 0:
+            return -3
+        for j in range(n):
+            dec_move(d, j)[0] = scratch.data[j]
+            d.cand[j] = <uint16_t>j
+            follow_ups(s, &scratch.data[j], &d.fol[j * MAXF])
+        d.n_moves = n
+        d.n_cand = <int>n
     else:
         for j in range(d.n_cand):
             if d.fol[j * MAXF + depth] == code:
@@ -1179,6 +1364,8 @@ cdef int write_observation(
     cdef int i, k, c, index, pos, start, count, held, tier, card, v
     cdef int decision = 11 + 15 * n + 12 * 16 + n * slots * 16 + shown * 7
     cdef int tiers[4]
+    cdef int received[5]
+    cdef int starts[4]
     cdef float* row
     cdef int current = -1 if s.winners else s.current
     if size != decision + 1 + 2 * A_COUNT or not 0 <= seat < n:
@@ -1190,8 +1377,18 @@ cdef int write_observation(
         out[6 + k] = s.seg[k]
     out[9] = <float>s.passes
     out[10] = 1.0 if s.winners else 0.0
+    # The nobles each seat received (by holder, 0 for the revealed ones) and
+    # where each seat's reserved cards start, in one pass each.
+    for k in range(5):
+        received[k] = 0
+    for k in range(s.n_nobles):
+        received[s.nobles[k] >> 4] += 1
+    start = s.seg[0] + s.seg[1] + s.seg[2]
     for i in range(n):
-        index = (seat + i) % n
+        starts[i] = start
+        start += s.seg[3 + 2 * i] + s.seg[4 + 2 * i]
+    index = seat
+    for i in range(n):
         row = &out[11 + 15 * i]
         for c in range(6):
             row[c] = s.tokens[index][c]
@@ -1199,19 +1396,16 @@ cdef int write_observation(
             row[6 + c] = s.bonus[index][c]
         row[11] = s.points[index]
         row[12] = s.seg[4 + 2 * index]
-        count = 0
-        for k in range(s.n_nobles):
-            if s.nobles[k] >> 4 == index + 1:
-                count += 1
-        row[13] = count
+        row[13] = received[index + 1]
         row[14] = 1.0 if index == current else 0.0
+        index = index + 1 if index + 1 < n else 0
     pos = 11 + 15 * n
     for k in range(12):
         memcpy(&out[pos], CARD_ROW[s.board[k]], 16 * sizeof(float))
         pos += 16
+    index = seat
     for i in range(n):
-        index = (seat + i) % n
-        start = seg_start(s, 3 + 2 * index)
+        start = starts[index]
         held = s.seg[3 + 2 * index]
         if held > slots:
             return -2
@@ -1236,6 +1430,7 @@ cdef int write_observation(
                     count += 1
         memset(&row[16 * held], 0, (slots - held) * 16 * sizeof(float))
         pos += slots * 16
+        index = index + 1 if index + 1 < n else 0
     count = 0
     for k in range(s.n_nobles):
         if s.nobles[k] >> 4 == 0:
@@ -1244,7 +1439,9 @@ cdef int write_observation(
             memcpy(&out[pos + 7 * count], NOBLE_ROW[s.nobles[k] & 15], 7 * sizeof(float))
             count += 1
     memset(&out[pos + 7 * count], 0, (shown - count) * 7 * sizeof(float))
-    memset(&out[decision], 0, (1 + 2 * A_COUNT) * sizeof(float))
+    # The decision's 1 + 2 * A_COUNT entries, by the run-time size: a size
+    # known when compiling is inlined as a string instruction, slow to start.
+    memset(&out[decision], 0, (size - decision) * sizeof(float))
     if n_prefix:
         out[decision] = n_prefix
         v = prefix[0]
@@ -1775,13 +1972,11 @@ cdef class Game:
             return 0
         self._ready()
         self.listed = False  # buf lists the moves for the decisions now
-        failed = dec_start(&self.s, &self.dec, &self.buf)
-        if failed == -1:
-            raise MemoryError()
+        failed = dec_start(&self.s, &self.dec)
         if failed == -2:
             reserved_error(&self.s)
         for code in self._codes:  # legal when they were taken
-            if dec_choose(&self.s, &self.dec, code) == -3:
+            if dec_choose(&self.s, &self.dec, code, &self.buf) == -3:
                 raise MemoryError()
         self.decided = True
         return 0
@@ -1819,7 +2014,8 @@ cdef class Game:
                 position=position,
                 code=code,
             )
-        chosen = dec_choose(&self.s, &self.dec, code)
+        self.listed = False  # buf lists the moves of the code now
+        chosen = dec_choose(&self.s, &self.dec, code, &self.buf)
         if chosen == -3:
             self.decided = False
             raise MemoryError()
@@ -1876,6 +2072,17 @@ cdef class Game:
             f"current_player={self.s.current}, points={list(self.points)}, "
             f"winners={self.winners})"
         )
+
+
+def _code_actions(Game game, int code):
+    """The actions of the move code ``code`` in ``game``, as the first
+    decision lists them (for the tests: the actions of legal_actions whose
+    first code is ``code``, in their order)."""
+    game._ready()
+    game.listed = False
+    if gen_code(&game.s, code, &game.buf) < 0:
+        raise MemoryError()
+    return tuple([to_action(&game.buf.data[i]) for i in range(game.buf.n)])
 
 
 def _restore(cls, state):
@@ -1987,11 +2194,6 @@ cdef inline void prefetch_bytes(const void* p, Py_ssize_t size) noexcept nogil:
         k += 64
 
 
-cdef inline void prefetch_game(KState* s, Decider* d, int64_t code) noexcept nogil:
-    """Ask for the memory that stepping a game with ``code`` reads."""
-    prefetch_bytes(s, sizeof(KState))
-    if 0 <= code <= A_PASS and d.depth < 0 and d.count[code] == 1:
-        SPLENDOR_PREFETCH(dec_move(d, d.first[code]))
 
 
 cdef class VectorCore:
@@ -2089,13 +2291,13 @@ cdef class VectorCore:
                       int64_t* seat) noexcept nogil:
         """Start the turn of game ``i`` if asked, then write its decision.
 
-        Returns 0, or what failed: -1 memory, -2 the reserved cards (see
-        dec_start), -11 to -13 the observation (see write_observation)."""
+        Returns 0, or what failed: -2 the reserved cards (see dec_start),
+        -11 to -13 the observation (see write_observation)."""
         cdef KState* s = &self.states[i]
         cdef Decider* d = &self.decs[i]
         cdef int failed
         if start:
-            failed = dec_start(s, d, &self.scratch)
+            failed = dec_start(s, d)
             if failed:
                 return failed
         seat[0] = s.current
@@ -2106,7 +2308,8 @@ cdef class VectorCore:
         return failed - 10 if failed else 0
 
     cdef _failed(self, int failed, int i):
-        """Raise the error of what ``_observe`` (or a decision) returned."""
+        """Raise the error of what ``_observe`` returned (-1: a decision ran
+        out of memory)."""
         if failed == -1:
             raise MemoryError()
         if failed == -2:
@@ -2169,14 +2372,17 @@ cdef class VectorCore:
             # every game lists its next decision: two tight loops.
             for i in range(self.n_envs):
                 # Ask ahead for the memory of the games coming next: the head
-                # of the decisions (up to the move codes), then state and move.
+                # of the decisions (up to the first move), then the state.
                 if i + 8 < self.n_envs:
                     prefetch_bytes(&self.decs[i + 8], DECIDER_HEAD)
                 if i + 4 < self.n_envs:
-                    prefetch_game(&self.states[i + 4], &self.decs[i + 4], codes[i + 4])
+                    prefetch_bytes(&self.states[i + 4], sizeof(KState))
+                    d = &self.decs[i + 4]
+                    if d.depth >= 0:  # a follow-up: the candidates' codes too
+                        prefetch_bytes(d.fol, d.n_cand * MAXF)
                 s = &self.states[i]
                 d = &self.decs[i]
-                chosen = dec_choose(s, d, <int>codes[i])
+                chosen = dec_choose(s, d, <int>codes[i], &self.scratch)
                 if chosen == -3:
                     failed = -1
                     break
