@@ -27,7 +27,7 @@ every decision.
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.exc cimport PyErr_CheckSignals
 
 import itertools
@@ -1660,7 +1660,7 @@ cdef Py_ssize_t g_best(
             ties += 1
     if ties <= 1:
         return first
-    pick = rng.randrange(ties)
+    pick = drawn(rng.randrange(ties), ties)
     for i in range(first, n):
         if moves[i].kind != kind:
             continue
@@ -1672,8 +1672,48 @@ cdef Py_ssize_t g_best(
     return first  # not reached: the same values are computed again
 
 
+cdef Py_ssize_t drawn(object value, Py_ssize_t below) except -1:
+    """A bot's draw ``value`` from ``randrange(below)``, refused unless an int in range.
+
+    A generator that returns anything else (a subclass of random.Random that
+    misbehaves) gets the library's error, not a wrong move or a crash.
+    """
+    try:
+        number = operator.index(value)
+    except TypeError:
+        number = None
+    if number is None or not 0 <= number < below:
+        raise InvalidArgumentError(
+            f"the bot's generator drew {value!r} from randrange({below}), not an int below it"
+        )
+    return number
+
+
 cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, object rng) except -1:
-    """The index of the move GreedyBot plays among the ``n`` moves gen listed for ``s``."""
+    """The index of the move GreedyBot plays among the ``n`` moves gen listed for ``s``.
+
+    The choice calls back into Python (the bot's draws on ``rng``), which may
+    change the game the pointers point into: it works on copies of the state
+    and of the moves.
+    """
+    cdef KState copy = s[0]
+    cdef Move* own
+    if n == 1:
+        return 0
+    own = <Move*>malloc(n * sizeof(Move))
+    if own == NULL:
+        raise MemoryError()
+    memcpy(own, moves, n * sizeof(Move))
+    try:
+        return greedy_pick_in(&copy, own, n, rng)
+    finally:
+        free(own)
+
+
+cdef Py_ssize_t greedy_pick_in(
+    const KState* s, const Move* moves, Py_ssize_t n, object rng
+) except -1:
+    """greedy_pick on moves and a state that no call into Python can change."""
     cdef Seen v
     cdef int demand[5]
     cdef int i, c, target
@@ -1703,12 +1743,12 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
             lowest = ranks[i]
     tied = [i for i in range(v.n) if ranks[i] == lowest]
     chosen = rng.choice(tied)
-    if type(chosen) is not int or not 0 <= chosen < v.n:
+    if chosen not in tied:
         # Only a generator whose choice() returns none of the candidates gets here.
         raise InvalidArgumentError(
             f"the bot's generator chose {chosen!r}, not one of the candidates {tied!r}"
         )
-    target = chosen
+    target = tied[tied.index(chosen)]
     take = g_best(moves, n, K_TAKE, &v, demand, target, rng)
     if take >= 0:
         g_after(v.held, &moves[take], after)
@@ -1730,7 +1770,7 @@ cdef Py_ssize_t greedy_pick(const KState* s, const Move* moves, Py_ssize_t n, ob
         if moves[j].kind == K_RESERVE or moves[j].kind == K_BLIND:
             reserves += 1
     if reserves:
-        reserve = rng.randrange(reserves)
+        reserve = drawn(rng.randrange(reserves), reserves)
         for j in range(n):
             if moves[j].kind == K_RESERVE or moves[j].kind == K_BLIND:
                 if reserve == 0:
@@ -1863,7 +1903,10 @@ cdef class Game:
                 raise InvalidArgumentError(
                     f"an action index must be an int, got {type(index).__name__}"
                 )
-            index = operator.index(index)
+            try:
+                index = operator.index(index)
+            except TypeError as error:  # an __index__ that returns no int
+                raise InvalidArgumentError(f"an action index must be an int: {error}") from error
         self._list()
         cdef Py_ssize_t n = self.buf.n
         if n == 0:
@@ -1920,10 +1963,24 @@ cdef class Game:
     def greedy_choice(self, rng):
         if not isinstance(rng, random.Random):
             raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
+        cdef KState before
+        cdef Py_ssize_t index
         self._list()
         if self.buf.n == 0:
             raise IllegalActionError("the game is over")
-        return greedy_pick(&self.s, self.buf.data, self.buf.n, rng)
+        before = self.s
+        index = greedy_pick(&self.s, self.buf.data, self.buf.n, rng)
+        self._unchanged(&before)
+        return index
+
+    cdef int _unchanged(self, const KState* before) except -1:
+        """Refuse a bot's draw during which its generator played on this game."""
+        if memcmp(before, &self.s, sizeof(KState)) != 0 or not self.listed:
+            raise InvalidArgumentError(
+                "the game changed while a bot's generator was drawing: a generator "
+                "must not play on the game it draws for"
+            )
+        return 0
 
     def _play_bots(self, greedy, rngs, max_turns):
         cdef int seat, n = self.s.n_players
@@ -1941,22 +1998,27 @@ cdef class Game:
                     f"a bot needs a random.Random, got {type(rngs[seat]).__name__}"
                 )
             kinds[seat] = bool(greedy[seat])
+        cdef KState before
         draws = [rng.randrange for rng in rngs]
         played = []
         self._moving()
         while not self.s.winners and turns < most:
             if gen(&self.s, &self.buf) < 0:
                 raise MemoryError()
+            self.listed = True
+            before = self.s
             seat = self.s.current
             if kinds[seat]:
                 index = greedy_pick(&self.s, self.buf.data, self.buf.n, rngs[seat])
             else:
-                index = draws[seat](self.buf.n)
-            if not 0 <= index < self.buf.n:
-                raise InvalidArgumentError(f"a generator drew {index}, not below {self.buf.n}")
+                index = drawn(draws[seat](self.buf.n), self.buf.n)
+            self._unchanged(&before)
+            self._moving()
             play(&self.s, &self.buf.data[index])
             played.append(index)
             turns += 1
+            if turns & CHECK_EVERY == 0:
+                PyErr_CheckSignals()  # a game that never ends can be interrupted
         return tuple(played)
 
     # -- Decision codes of splendor.encoding, one at a time ------------------------
@@ -1993,7 +2055,12 @@ cdef class Game:
                 raise _encoding().EncodingError(
                     f"codes[{position}] is not an int code: {code!r}", position=position
                 )
-            code = operator.index(code)
+            try:
+                code = operator.index(code)
+            except TypeError as error:  # an __index__ that returns no int
+                raise _encoding().EncodingError(
+                    f"codes[{position}] is not an int code: {error}", position=position
+                ) from error
         self._decide()
         if not 0 <= code < A_COUNT:
             raise _encoding().EncodingError(

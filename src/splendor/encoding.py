@@ -455,7 +455,12 @@ def _as_codes(codes: object, what: str) -> tuple[int, ...]:
             raise EncodingError(
                 f"{what}[{position}] is not an int code: {code!r}", position=position
             )
-        found.append(operator.index(code))
+        try:
+            found.append(operator.index(code))
+        except TypeError as error:  # an __index__ that returns no int
+            raise EncodingError(
+                f"{what}[{position}] is not an int code: {error}", position=position
+            ) from error
     return tuple(found)
 
 

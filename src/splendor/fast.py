@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from splendor import fast_pure
+from splendor._text import short_repr
 from splendor.errors import InvalidArgumentError
 from splendor.fast_pure import Playouts
 from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -212,12 +213,12 @@ def random_bot_game(
     return bot_game([RandomBot()] * players, seed=seed, rules=rules, max_turns=max_turns)
 
 
-def bot_game_can_play(bots: Sequence[object]) -> bool:
+def bot_game_can_play(bots: object) -> bool:
     """Whether :func:`bot_game` can play a table: every seat a built-in bot it knows.
 
-    Those are plain :class:`~splendor.RandomBot` and
-    :class:`~splendor.GreedyBot` instances (not subclasses, which may choose
-    differently).
+    True for a sequence of 2 to 4 seats, each a plain
+    :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` instance
+    (not a subclass, which may choose differently); False for anything else.
 
     >>> from splendor import GreedyBot, ISMCTSBot, RandomBot
     >>> bot_game_can_play([GreedyBot(), RandomBot()]), bot_game_can_play([GreedyBot(), ISMCTSBot()])
@@ -225,7 +226,11 @@ def bot_game_can_play(bots: Sequence[object]) -> bool:
     """
     from splendor.bots import GreedyBot, RandomBot
 
-    return all(type(bot) is GreedyBot or type(bot) is RandomBot for bot in bots)
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        return False
+    return MIN_PLAYERS <= len(bots) <= MAX_PLAYERS and all(
+        type(bot) is GreedyBot or type(bot) is RandomBot for bot in bots
+    )
 
 
 def bot_game(
@@ -242,14 +247,20 @@ def bot_game(
     played in C: the moves are listed, a greedy seat weighs them (the same
     values, compared the same way, as :class:`~splendor.GreedyBot`) and the
     turn is played without making an action or a view; only the bots' draws
-    on their generators call back into Python. The pure fallback plays the
-    bots themselves on the attrs engine. ``splendor simulate`` and
+    on their generators call back into Python: a draw that is not an int in
+    the range asked for (from a subclass of :class:`random.Random` that
+    misbehaves) is refused with :class:`~splendor.errors.InvalidArgumentError`,
+    and so is a generator that plays on the game. The loop checks for
+    signals, so a game that never ends (under rules where nobody can win)
+    can be interrupted. The pure fallback plays the bots themselves on the
+    attrs engine. ``splendor simulate`` and
     :func:`splendor.tournament.round_robin` play such tables this way when
     the kernel is compiled (see :func:`splendor.tournament.play_result`).
 
     Args:
         bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
-        seed: the seed of the deal and of the bots' generators.
+        seed: the seed of the deal and of the bots' generators, from
+            ``-(2**63 - 1)`` to ``2**63 - 1`` as for a game record.
         rules: the rules to play under; the published rules by default.
         max_turns: stop after this many turns (the game is then not over).
 
@@ -258,8 +269,8 @@ def bot_game(
         the action played each turn, among the legal actions of its state.
 
     Raises:
-        InvalidArgumentError: for ``bots`` that are not a sequence of 2 to 4
-            built-in bots, or a bad seed, rules or ``max_turns``.
+        InvalidArgumentError: for ``bots`` that are not 2 to 4 built-in bots,
+            or a bad seed, rules or ``max_turns``.
 
     >>> from splendor import GreedyBot, RandomBot, play_game
     >>> bots = [GreedyBot(), RandomBot(), GreedyBot()]
@@ -269,19 +280,29 @@ def bot_game(
     >>> game.winners, len(indices) == game.turn
     ((0,), True)
     """
-    if isinstance(bots, str) or not isinstance(bots, Sequence):
+    if isinstance(bots, str) or not isinstance(bots, Iterable):
         raise InvalidArgumentError(
             f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
         )
-    if not bot_game_can_play(bots):
+    bots = tuple(bots)
+    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
         raise InvalidArgumentError(
-            f"bot_game plays RandomBot and GreedyBot seats only, got {list(bots)!r}: "
+            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, one per seat, got {len(bots)}"
+        )
+    if not bot_game_can_play(bots):
+        kinds = ", ".join(type(bot).__name__ for bot in bots)
+        raise InvalidArgumentError(
+            f"bot_game plays RandomBot and GreedyBot seats only, got {kinds}: "
             "play other bots with splendor.play_game"
         )
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+    if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+    from splendor.record import MAX_SEED
+
+    if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
+        raise InvalidArgumentError(
+            f"seed must be an int from -(2**63 - 1) to 2**63 - 1, got {short_repr(seed)}"
+        )
     from splendor.bots import GreedyBot
 
     game = Game.new(len(bots), seed=seed, rules=rules)
@@ -329,11 +350,17 @@ def bot_record(
     from splendor.bots import bot_name
     from splendor.record import GameRecord
 
+    if isinstance(bots, Iterable) and not isinstance(bots, str):
+        bots = tuple(bots)  # an iterator is read once, here
+    if names is not None:
+        if isinstance(names, str) or not isinstance(names, Iterable):
+            raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+        names = tuple(names)
+        if not all(isinstance(name, str) for name in names):
+            raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
     game, played = bot_game(bots, seed=seed, rules=rules, max_turns=max_turns)
     if names is None:
         names = [bot_name(bot) for bot in bots]
-    elif isinstance(names, str) or not isinstance(names, Sequence):
-        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
     replay = Game.new(len(bots), seed=seed, rules=rules)
     actions = []
     for index in played:

@@ -274,7 +274,10 @@ class Game:
             raise InvalidArgumentError(
                 f"an action index must be an int, got {type(index).__name__}"
             )
-        i = operator.index(index)
+        try:
+            i = operator.index(index)
+        except TypeError as error:  # an __index__ that returns no int
+            raise InvalidArgumentError(f"an action index must be an int: {error}") from error
         n = len(self._listing())
         if n == 0:
             raise IllegalActionError("the game is over")
@@ -340,8 +343,18 @@ class Game:
         ``GreedyBot()(view(state, seat), legal_actions(state), rng)`` does
         (the same draws on ``rng``). The game is not changed.
 
+        The compiled kernel makes the bot's draws itself and checks them: a
+        ``randrange`` that returns no int in the range asked for, a
+        ``choice`` that returns none of the candidates (from a subclass of
+        :class:`random.Random` that misbehaves), or a generator that plays on
+        this game while it draws, is refused with
+        :class:`~splendor.errors.InvalidArgumentError`. This pure version
+        hands ``rng`` to the bot, which fails as it does. An exception
+        raised by the generator itself comes through unchanged in both.
+
         Raises:
-            InvalidArgumentError: when ``rng`` is not a :class:`random.Random`.
+            InvalidArgumentError: when ``rng`` is not a :class:`random.Random`
+                (or, compiled, misbehaves as above).
             IllegalActionError: when the game is over.
         """
         if not isinstance(rng, random.Random):

@@ -244,6 +244,43 @@ def test_bot_game_can_play() -> None:
     assert not fast.bot_game_can_play([GreedyBot(), Greedier()])
     assert not fast.bot_game_can_play([RandomBot(), ISMCTSBot()])
     assert not fast.bot_game_can_play([RandomBot(), lambda view, actions, rng: actions[0]])
+    # Only sequences of 2 to 4 seats; anything else is False, not an error.
+    assert not fast.bot_game_can_play([])
+    assert not fast.bot_game_can_play([GreedyBot()])
+    assert not fast.bot_game_can_play([GreedyBot()] * 5)
+    assert not fast.bot_game_can_play(None)
+    assert not fast.bot_game_can_play(iter([GreedyBot(), RandomBot()]))  # left unread
+
+
+def test_bot_game_takes_the_bots_and_names_play_game_takes() -> None:
+    bots: list[splendor.Bot] = [GreedyBot(), RandomBot()]
+    # Iterators, as play_game reads them (its annotation asks for sequences).
+    game, _ = fast.bot_game(iter(bots), seed=3)  # type: ignore[arg-type]  # on purpose
+    assert game.state() == splendor.play_game(bots, seed=3).final_state()
+    names = iter(["Ann", "Bo"])
+    record = fast.bot_record(iter(bots), seed=3, names=names)  # type: ignore[arg-type]  # on purpose
+    assert record == splendor.play_game(bots, seed=3, names=["Ann", "Bo"])
+
+
+@pytest.mark.parametrize("seed", [2**63, -(2**80)])
+def test_bot_game_refuses_the_seeds_a_record_refuses(seed: int) -> None:
+    bots: list[splendor.Bot] = [GreedyBot(), RandomBot()]
+    with pytest.raises(InvalidArgumentError, match=r"seed must be an int from -\(2\*\*63 - 1\)"):
+        fast.bot_game(bots, seed=seed)
+    with pytest.raises(InvalidArgumentError):
+        splendor.play_game(bots, seed=seed)
+    largest = 2**63 - 1
+    game, _ = fast.bot_game(bots, seed=largest, max_turns=10)
+    assert game.state() == splendor.play_game(bots, seed=largest, max_turns=10).final_state()
+
+
+def test_bot_game_names_the_kinds_of_bot_it_cannot_play() -> None:
+    class Greedier(GreedyBot):
+        pass
+
+    with pytest.raises(InvalidArgumentError) as raised:
+        fast.bot_game([Greedier(), RandomBot()], seed=1)
+    assert "got Greedier, RandomBot:" in str(raised.value)
 
 
 @pytest.mark.parametrize(
@@ -256,6 +293,7 @@ def test_bot_game_can_play() -> None:
         {"seed": "1"},
         {"seed": True},
         {"max_turns": -1},
+        {"max_turns": True},
         {"max_turns": None},
         {"rules": "standard"},
     ],
@@ -307,6 +345,89 @@ def test_a_generator_choosing_outside_the_candidates_is_refused() -> None:
     with pytest.raises(InvalidArgumentError, match="not one of the candidates"):
         game.greedy_choice(Wayward(0))
     assert game.turn == 0
+
+
+class Drawing(random.Random):
+    """A generator whose randrange returns ``value`` (or raises it)."""
+
+    def __init__(self, seed: int, value: object) -> None:
+        super().__init__(seed)
+        self.value = value
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if isinstance(self.value, Exception):
+            raise self.value
+        return self.value  # type: ignore[return-value]  # wrong on purpose
+
+
+@pytest.mark.parametrize("value", [-1, 99, 2**70, 0.0, "0", None])
+def test_a_draw_outside_the_range_asked_for_is_refused_by_the_kernel(value: object) -> None:
+    state = _stuck_with_a_reserve()  # GreedyBot draws one of its reservations
+    game = implementation("kernel").Game.from_state(state)
+    with pytest.raises(InvalidArgumentError, match=r"drew .* from randrange\(\d+\)"):
+        game.greedy_choice(Drawing(0, value))
+    assert game.state() == state
+    # A random seat's draw too.
+    game = implementation("kernel").Game.new(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="from randrange"):
+        game._play_bots((False, False), (Drawing(0, value), Drawing(0, value)), 10)
+
+
+def test_the_generators_own_error_comes_through_and_an_index_type_is_accepted() -> None:
+    state = _stuck_with_a_reserve()
+    game = implementation("kernel").Game.from_state(state)
+    with pytest.raises(ZeroDivisionError):
+        game.greedy_choice(Drawing(0, ZeroDivisionError()))
+    # An int subclass in range is the draw it stands for, as for the bot.
+    assert game.greedy_choice(Drawing(0, True)) == bot_choice(state, Drawing(0, True))
+
+
+class Meddling(random.Random):
+    """A generator that plays on the game it draws for."""
+
+    def __init__(self, seed: int, game: object) -> None:
+        super().__init__(seed)
+        self.game = game
+
+    def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
+        game = self.game
+        for _ in range(40):  # enough listings to make the game's buffer grow
+            if game.is_over:  # type: ignore[attr-defined]
+                break
+            game.play(game.moves() - 1)  # type: ignore[attr-defined]
+        return super().choice(seq)
+
+
+def test_a_generator_that_plays_on_the_game_is_refused() -> None:
+    kernel = implementation("kernel")
+    game = kernel.Game.new(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="must not play on the game"):
+        game.greedy_choice(Meddling(0, game))
+    game = kernel.Game.new(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="must not play on the game"):
+        game._play_bots((True, True), (Meddling(0, game), Meddling(1, game)), 10)
+
+
+def test_a_game_between_bots_that_never_ends_can_be_interrupted() -> None:
+    import signal
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    # Nobody can reach 255 points with gems to spare: the game never ends.
+    rules = Rules(points_to_win=255, gems_by_players=(40, 40, 40))
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(Stop):
+            # Without a check for signals this runs to its end, far past the alarm.
+            fast.bot_game([GreedyBot(), GreedyBot()], seed=1, rules=rules, max_turns=10**7)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_play_result_plays_greedy_tables_in_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -391,3 +512,26 @@ def test_self_play_records_greedy_tables_in_the_kernel(
     kernel = (tmp_path / "kernel.jsonl").read_text(encoding="utf-8")
     assert kernel == (tmp_path / "engine.jsonl").read_text(encoding="utf-8")
     assert kernel.count("\n") == 6
+
+
+class BrokenIndex:
+    """An object whose ``__index__`` returns no int."""
+
+    def __index__(self) -> int:
+        return "0"  # type: ignore[return-value]  # noqa: PLE0305  # wrong on purpose
+
+
+@pytest.mark.parametrize("name", ["kernel", "pure"])
+def test_an_index_or_code_whose_index_is_broken_gets_the_librarys_error(name: str) -> None:
+    from splendor.encoding import legal_codes
+    from splendor.errors import EncodingError
+
+    game = implementation(name).Game.new(2, seed=1)
+    with pytest.raises(InvalidArgumentError, match="must be an int"):
+        game.play(BrokenIndex())
+    with pytest.raises(EncodingError, match="not an int code"):
+        game.play_code(BrokenIndex())
+    assert game.turn == 0
+    assert game.pending_codes == ()
+    with pytest.raises(EncodingError, match=r"prefix\[0\] is not an int code"):
+        legal_codes(game.state(), [BrokenIndex()])  # type: ignore[list-item]  # on purpose
