@@ -2013,7 +2013,7 @@ cdef class Game:
             else:
                 index = drawn(draws[seat](self.buf.n), self.buf.n)
             self._unchanged(&before)
-            self._moving()
+            self.listed = False  # the move is played: buf no longer lists the state
             play(&self.s, &self.buf.data[index])
             played.append(index)
             turns += 1

@@ -231,6 +231,35 @@ class GreedyBot:
         return "GreedyBot()"
 
 
+_Seat = TypeVar("_Seat")
+
+
+def check_table(bots: Iterable[_Seat]) -> tuple[_Seat, ...]:
+    """The bots of a table, one per seat, read once; refused unless 2 to 4 of them."""
+    if isinstance(bots, str) or not isinstance(bots, Iterable):
+        raise InvalidArgumentError(
+            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
+        )
+    table = tuple(bots)
+    if not MIN_PLAYERS <= len(table) <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, one per seat, got {len(table)}"
+        )
+    return table
+
+
+def table_names(bots: Sequence[Bot], names: Iterable[str] | None) -> tuple[str, ...]:
+    """The names of a table's seats for its record: ``names``, or the bots' own names."""
+    if names is None:
+        return tuple(bot_name(bot) for bot in bots)
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    names = tuple(names)
+    if not all(isinstance(name, str) for name in names):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    return names
+
+
 def check_turn(view: object, actions: object, rng: object) -> None:
     """Refuse arguments a built-in bot cannot choose from."""
     if not isinstance(view, PlayerView):
@@ -485,27 +514,13 @@ def play_game(
     >>> play_game([GreedyBot(), GreedyBot()], seed=again.seed) == again
     True
     """
-    if isinstance(bots, str) or not isinstance(bots, Iterable):
-        raise InvalidArgumentError(
-            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
-        )
-    bots = tuple(bots)
-    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, one per seat, got {len(bots)}"
-        )
+    bots = check_table(bots)
     for bot in bots:
         if not callable(bot):
             raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
-    if names is None:
-        names = [bot_name(bot) for bot in bots]
-    elif isinstance(names, str) or not isinstance(names, Iterable):
-        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
-    names = tuple(names)
-    if not all(isinstance(name, str) for name in names):
-        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    names = table_names(bots, names)
     if seed is None:
         seed = random.SystemRandom().randrange(_SEED_BOUND)
     record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)

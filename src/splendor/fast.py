@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from splendor import fast_pure
@@ -280,15 +280,9 @@ def bot_game(
     >>> game.winners, len(indices) == game.turn
     ((0,), True)
     """
-    if isinstance(bots, str) or not isinstance(bots, Iterable):
-        raise InvalidArgumentError(
-            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
-        )
-    bots = tuple(bots)
-    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, one per seat, got {len(bots)}"
-        )
+    from splendor.bots import GreedyBot, check_table
+
+    bots = check_table(bots)
     if not bot_game_can_play(bots):
         kinds = ", ".join(type(bot).__name__ for bot in bots)
         raise InvalidArgumentError(
@@ -303,8 +297,6 @@ def bot_game(
         raise InvalidArgumentError(
             f"seed must be an int from -(2**63 - 1) to 2**63 - 1, got {short_repr(seed)}"
         )
-    from splendor.bots import GreedyBot
-
     game = Game.new(len(bots), seed=seed, rules=rules)
     # The generators play_game gives the bots, one per seat.
     rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
@@ -347,20 +339,12 @@ def bot_record(
     >>> record == play_game(bots, seed=4), record.names, record.result
     (True, ('random', 'greedy'), (1,))
     """
-    from splendor.bots import bot_name
+    from splendor.bots import check_table, table_names
     from splendor.record import GameRecord
 
-    if isinstance(bots, Iterable) and not isinstance(bots, str):
-        bots = tuple(bots)  # an iterator is read once, here
-    if names is not None:
-        if isinstance(names, str) or not isinstance(names, Iterable):
-            raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
-        names = tuple(names)
-        if not all(isinstance(name, str) for name in names):
-            raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    bots = check_table(bots)  # an iterator is read once, here
+    names = table_names(bots, names)
     game, played = bot_game(bots, seed=seed, rules=rules, max_turns=max_turns)
-    if names is None:
-        names = [bot_name(bot) for bot in bots]
     replay = Game.new(len(bots), seed=seed, rules=rules)
     actions = []
     for index in played:
