@@ -35,7 +35,7 @@ def tests_pure(session: nox.Session) -> None:
     """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
     session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
     session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
-    fast = ["tests/fast", "src/splendor/fast.py", "src/splendor/fast_pure.py"]
+    fast = ["tests/fast", "src/splendor/fast/__init__.py", "src/splendor/fast/reference.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
     session.run("pytest", *(session.posargs or fast), env=env)
 
@@ -102,7 +102,7 @@ def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
-    tests += ["tests/fast/test_vector.py", "src/splendor/fast_vector.py"]
+    tests += ["tests/fast/test_vector.py", "src/splendor/fast/vector.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
     tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}

@@ -1,4 +1,4 @@
-"""Build of the compiled kernel ``splendor._kernel`` (everything else is in pyproject.toml).
+"""Build of the compiled kernel ``splendor.fast._kernel`` (everything else is in pyproject.toml).
 
 The kernel is a Cython extension marked optional: when it cannot be built (no
 C compiler, or Cython missing outside an isolated build) the package installs
@@ -25,8 +25,8 @@ def _extensions() -> list[Extension]:
         print("Cython is not installed: building splendor without its compiled kernel")
         return []
     kernel = Extension(
-        "splendor._kernel",
-        ["src/splendor/_kernel.pyx"],
+        "splendor.fast._kernel",
+        ["src/splendor/fast/_kernel.pyx"],
         optional=True,
         # No contraction of a * b + c into one fused multiply-add: the kernel's
         # GreedyBot must round its weights exactly as Python does.

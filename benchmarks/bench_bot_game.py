@@ -3,7 +3,7 @@
 For each player count (2, 3 and 4 by default) and each table (every seat
 greedy; one greedy seat and random bots in the others; every seat random)
 it plays the same
-seeded games twice, as :func:`splendor.tournament.play_result` plays them:
+seeded games twice, as :func:`splendor.arena.tournament.play_result` plays them:
 
 - ``engine``: :func:`splendor.play_game` with the real bots (what
   ``splendor simulate`` did for any table with a greedy bot, and does
@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from splendor import GreedyBot, RandomBot, fast
-from splendor.bots import Bot
-from splendor.tournament import GameResult, play_result
+from splendor.arena.tournament import GameResult, play_result
+from splendor.players.bots import Bot
 
 
 def _timed(work: Callable[[], list[GameResult]]) -> tuple[list[GameResult], float, float]:

@@ -28,7 +28,8 @@ import time
 from collections import Counter
 
 import splendor
-from splendor import GameState, Rules, encoding
+from splendor import GameState, Rules
+from splendor.formats import encoding
 
 HOUSE_RULES = {
     "standard": Rules(),

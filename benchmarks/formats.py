@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-import splendor._reader
+import splendor.formats._notation_parser
 from splendor import (
     GameRecord,
     GameState,
@@ -51,7 +51,7 @@ def _record(seed: int) -> GameRecord:
 def main() -> None:
     state = new_game(2, seed=1)
     # The limit lifted, to show the reading time itself.
-    setattr(splendor._reader, "MAX_ACTION_LENGTH", 10**8)  # noqa: B010  # a Final constant
+    setattr(splendor.formats._notation_parser, "MAX_ACTION_LENGTH", 10**8)  # noqa: B010  # a Final constant
     print("Reading action texts (limit lifted):")
     for size in (10_000, 100_000, 1_000_000):
         for label, text in (

@@ -34,7 +34,7 @@ import numpy as np
 
 import splendor
 from splendor import fast
-from splendor.encoding import decode, legal_codes
+from splendor.formats.encoding import decode, legal_codes
 from splendor.rl import aec_env, observation, observation_layout
 
 ENVS = 1024

@@ -24,10 +24,10 @@ import time
 from collections.abc import Sequence
 
 from splendor import Action, GreedyBot, PlayerView, play_game
-from splendor.bots import Bot
+from splendor.arena.parallel import run_tasks
 from splendor.cli.stats import wilson
-from splendor.ismcts import ISMCTSBot
-from splendor.parallel import run_tasks
+from splendor.players.bots import Bot
+from splendor.players.ismcts import ISMCTSBot
 
 
 class _Timed:

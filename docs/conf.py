@@ -49,7 +49,7 @@ nitpicky = True
 # classes and field types. Without intersphinx (the build must work offline)
 # they cannot link anywhere; they are the only references left unresolved.
 nitpick_ignore = [
-    ("py:class", "splendor._table_view.TableAccessors"),  # base of GameState and PlayerView
+    ("py:class", "splendor.core._table_fields.TableAccessors"),  # base of GameState and PlayerView
     ("py:class", "collections.abc.Mapping"),  # base class of Tokens
     ("py:class", "collections.abc.Sequence"),  # return type of legal_actions
     ("py:class", "collections.abc.Iterable"),
@@ -101,7 +101,7 @@ autodoc_default_options = {
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
 # No ``autodoc_type_aliases``: signatures spell the ``Action`` union out as its
-# five classes (each a link), and ``splendor.actions.Action`` has its own entry.
+# five classes (each a link), and ``splendor.core.actions.Action`` has its own entry.
 python_use_unqualified_type_names = True
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
@@ -176,7 +176,7 @@ def _drop_object_base(
 
 # -- Re-exported names ------------------------------------------------------------
 # Every object is documented once, in the module that defines it
-# (``splendor.rules.Rules``). The package re-exports the public names, and
+# (``splendor.core.rules.Rules``). The package re-exports the public names, and
 # docstrings and pages refer to them that way (``splendor.Rules``,
 # ``splendor.Rules.token_limit``, ``splendor.apply``); those references are
 # resolved here to the defining module's entry.

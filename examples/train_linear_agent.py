@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 import splendor
 import splendor.rl  # registers splendor/Splendor-v0
-from splendor.encoding import ACTION_COUNT
+from splendor.formats.encoding import ACTION_COUNT
 from splendor.rl import observation_shape
 
 Array = npt.NDArray[np.float64]

@@ -12,6 +12,6 @@ import importlib.util
 collect_ignore_glob: list[str] = []
 if any(importlib.util.find_spec(name) is None for name in ("numpy", "gymnasium", "pettingzoo")):
     collect_ignore_glob.append("splendor/rl/*.py")
-    collect_ignore_glob.append("splendor/fast_vector.py")
+    collect_ignore_glob.append("splendor/fast/vector.py")
 elif importlib.util.find_spec("pyspiel") is None:
     collect_ignore_glob.append("splendor/rl/openspiel.py")

@@ -6,9 +6,9 @@ invariant checked in C after every turn.
 This is test infrastructure, not part of the installed package:
 ``python -m tests.build_soak_kernel`` (run by ``nox -s soak``) compiles it
 next to this file. It plays games with the kernel's own move generation and
-play (``splendor._kernel``'s ``gen`` and ``play``) and checks each turn
+play (``splendor.fast._kernel``'s ``gen`` and ``play``) and checks each turn
 against the rules with tables of its own, built from
-:mod:`splendor.components`: nothing of the kernel's is trusted but the
+:mod:`splendor.core.components`: nothing of the kernel's is trusted but the
 layout of its state.
 
 A violation is a bit of a mask (:data:`VIOLATIONS` names them in order); a
@@ -20,7 +20,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from splendor._kernel cimport (
+from splendor.fast._kernel cimport (
     BLIND_FLAG,
     K_BLIND,
     K_BUY,
@@ -39,8 +39,8 @@ from splendor._kernel cimport (
     play,
 )
 
-from splendor.components import CARDS, NOBLES
-from splendor.gems import GEMS
+from splendor.core.components import CARDS, NOBLES
+from splendor.core.gems import GEMS
 
 # -- What can go wrong, one bit each ------------------------------------------------------
 
@@ -100,7 +100,7 @@ def describe(mask):
     return [name for bit, name in enumerate(VIOLATIONS) if mask >> bit & 1]
 
 
-# -- The game's facts, from splendor.components (not from the kernel) ----------------
+# -- The game's facts, from splendor.core.components (not from the kernel) ----------------
 
 cdef uint8_t TIER[91]
 cdef uint8_t BONUS[91]

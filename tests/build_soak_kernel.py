@@ -4,7 +4,7 @@ Run by ``nox -s soak`` (or ``python -m tests.build_soak_kernel``). The
 checker is test infrastructure: it is built here, in place, and never goes
 into the installed package. It needs Cython, a C compiler, and ``splendor``
 installed with its compiled kernel (the checker calls the kernel's C
-functions through ``splendor/_kernel.pxd``).
+functions through ``splendor/fast/_kernel.pxd``).
 """
 
 from __future__ import annotations

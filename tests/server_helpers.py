@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from splendor import GameState, GreedyBot, PlayerView, from_json, view
-from splendor.actions import Action, Buy, Reserve
-from splendor.components import Card
+from splendor.core.actions import Action, Buy, Reserve
+from splendor.core.components import Card
 
 #: The keys a ``state`` message has, and no others.
 STATE_KEYS = {

@@ -12,7 +12,7 @@ Games cycle through 2, 3 and 4 players and the house rules of
   by :func:`check_turn` below, and each successor compared with
   :func:`splendor.apply`'s;
 - **bot games** (every ``--bot-every``-th): games of :class:`splendor.GreedyBot`,
-  :class:`splendor.ismcts.ISMCTSBot` with a tiny budget and random seats,
+  :class:`splendor.players.ismcts.ISMCTSBot` with a tiny budget and random seats,
   played by the engine and checked by :func:`check_turn`.
 
 Without the compiled checker (``--python``, or when it is not built) every
@@ -46,8 +46,8 @@ import attrs
 
 import splendor
 from splendor import Action, GameState, PlayerState, Rules
-from splendor.bots import GreedyBot
-from splendor.ismcts import ISMCTSBot
+from splendor.players.bots import GreedyBot
+from splendor.players.ismcts import ISMCTSBot
 
 #: The rule sets the soak cycles through.
 RULE_SETS: tuple[Rules, ...] = (

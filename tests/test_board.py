@@ -17,9 +17,9 @@ from splendor import (
     play_game,
     view,
 )
-from splendor.board import GEM_STYLE, board_lines, format_board
 from splendor.cli.output import Output
 from splendor.cli.text import show_table
+from splendor.draw.text import GEM_STYLE, board_lines, format_board
 
 
 def blind_reserve_state() -> tuple[GameState, int]:

@@ -25,7 +25,7 @@ from splendor import (
     play_game,
     view,
 )
-from splendor.bots import BOTS, Bot, bot_name, load_bot
+from splendor.players.bots import BOTS, Bot, bot_name, load_bot
 from tests.builders import bonus_cards, card, deal, toks, with_bank, with_player, with_row
 
 
@@ -180,7 +180,7 @@ def test_play_game_checks_max_turns_and_names() -> None:
 def test_load_bot_knows_the_built_in_bots_and_module_paths() -> None:
     assert sorted(BOTS) == ["greedy", "ismcts", "random"]
     assert isinstance(load_bot("random"), RandomBot)
-    assert isinstance(load_bot("splendor.bots:GreedyBot"), GreedyBot)
+    assert isinstance(load_bot("splendor.players.bots:GreedyBot"), GreedyBot)
     assert load_bot("tests.test_bots:first") is first
 
 
@@ -189,8 +189,8 @@ def test_load_bot_knows_the_built_in_bots_and_module_paths() -> None:
     [
         ("minimax", "unknown bot"),
         ("no_such_module_here:bot", "cannot import"),
-        ("splendor.bots:nothing", "not a callable bot"),
-        ("splendor.bots:DEFAULT_MAX_TURNS", "not a callable bot"),
+        ("splendor.players.bots:nothing", "not a callable bot"),
+        ("splendor.players.bots:DEFAULT_MAX_TURNS", "not a callable bot"),
     ],
 )
 def test_load_bot_explains_a_bad_name(spec: str, message: str) -> None:
@@ -254,7 +254,7 @@ def test_load_bot_reports_a_module_that_fails_while_importing(
 
 def test_load_bot_accepts_a_callable_object_and_a_function_with_defaults() -> None:
     assert load_bot("tests.test_bots:first") is first
-    assert isinstance(load_bot("splendor.bots:RandomBot"), RandomBot)
+    assert isinstance(load_bot("splendor.players.bots:RandomBot"), RandomBot)
 
 
 @pytest.mark.parametrize("bot", [RandomBot(), GreedyBot()], ids=repr)

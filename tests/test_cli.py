@@ -28,11 +28,11 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.bots import Bot
+from splendor.arena.tournament import GameResult
 from splendor.cli import FileError, main
 from splendor.cli.files import load_file, save_record
 from splendor.cli.stats import simulate_one, summarize, wilson
-from splendor.tournament import GameResult
+from splendor.players.bots import Bot
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -353,7 +353,7 @@ def test_show_writes_an_svg_picture(tmp_path: Path) -> None:
         (["play", "--seat", "3"], "--seat must be 0 to 1"),
         (["--bots", "..x:y"], "give an absolute module name"),
         (["simulate", "-n", "1", "--bots", "..x:y"], "give an absolute module name"),
-        (["--bots", "splendor.state:GameState"], "GameState() raised TypeError"),
+        (["--bots", "splendor.core.state:GameState"], "GameState() raised TypeError"),
         (["--bots", "os:getcwd"], "'os:getcwd' is not a bot"),
         (["play", "--bots", "random:random"], "'random:random' is not a bot"),
     ],

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from splendor import GreedyBot, SplendorError, play_game
-from splendor.bots import load_bot
 from splendor.cli import main
 from splendor.errors import BotError
+from splendor.players.bots import load_bot
 
 HOARDER = '''\
 class Hoarder:

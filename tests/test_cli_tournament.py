@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from splendor.arena.tournament import round_robin
 from splendor.cli import main
-from splendor.tournament import round_robin
 
 
 def run(*argv: str) -> tuple[int, str]:

@@ -29,17 +29,17 @@ from splendor import (
     legal_actions,
     new_game,
 )
-from splendor._make import blind as _blind
-from splendor._make import buy as _buy
-from splendor._make import pass_ as _pass
-from splendor._make import player as _player
-from splendor._make import reserve as _reserve
-from splendor._make import state as _state
-from splendor._make import take as _take
-from splendor._make import with_noble as _with_noble
-from splendor._text import short_repr
-from splendor.gems import MAX_COUNT
-from splendor.state import MAX_TURN
+from splendor.core._messages import short_repr
+from splendor.core._unchecked import blind as _blind
+from splendor.core._unchecked import buy as _buy
+from splendor.core._unchecked import pass_ as _pass
+from splendor.core._unchecked import player as _player
+from splendor.core._unchecked import reserve as _reserve
+from splendor.core._unchecked import state as _state
+from splendor.core._unchecked import take as _take
+from splendor.core._unchecked import with_noble as _with_noble
+from splendor.core.gems import MAX_COUNT
+from splendor.core.state import MAX_TURN
 
 # Tokens: a Mapping, equal to any mapping with the same items.
 

@@ -19,9 +19,9 @@ from splendor import (
     play_game,
     view,
 )
-from splendor.bots import BOTS, load_bot
-from splendor.ismcts import ISMCTSBot
-from splendor.state import GameState
+from splendor.core.state import GameState
+from splendor.players.bots import BOTS, load_bot
+from splendor.players.ismcts import ISMCTSBot
 
 
 def _midgame(players: int = 2, seed: int = 3, turns: int = 12) -> GameState:
@@ -130,7 +130,7 @@ def test_it_is_registered_and_exported() -> None:
     assert BOTS["ismcts"] is ISMCTSBot
     assert isinstance(load_bot("ismcts"), ISMCTSBot)
     assert splendor.ISMCTSBot is ISMCTSBot
-    assert vars(splendor.bots)["ISMCTSBot"] is ISMCTSBot
+    assert vars(splendor.players.bots)["ISMCTSBot"] is ISMCTSBot
 
 
 def test_repr_shows_the_options_that_differ_from_the_defaults() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from splendor import check_state, view
-from splendor.ismcts import _Dealer
+from splendor.players.ismcts import _Dealer
 from tests.test_ismcts import _midgame
 
 

@@ -30,7 +30,7 @@ from splendor import (
     new_game,
     view,
 )
-from splendor.components import is_game_noble
+from splendor.core.components import is_game_noble
 from tests.builders import card, deal, noble, toks, with_player, with_turn
 
 # ---------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_a_reserve_that_gives_nothing_back_is_one_object_at_any_holding() -> Non
 
 
 def test_a_state_shows_in_a_notebook_as_its_svg_picture() -> None:
-    from splendor.svg import render_svg
+    from splendor.draw.svg import render_svg
 
     state = new_game(2, seed=3)
     picture = state._repr_svg_()
@@ -242,7 +242,7 @@ def test_a_copy_of_a_noble_is_not_one_of_the_games_nobles() -> None:
 def test_the_constructor_bounds_the_turn_at_max_turn_either_side_of_zero() -> None:
     # The constructor refuses only a turn beyond MAX_TURN, naming it; any other
     # wrong turn is for check_state.
-    from splendor.state import MAX_TURN
+    from splendor.core.state import MAX_TURN
 
     start = new_game(2, seed=1)
     for turn in (-MAX_TURN, MAX_TURN):
@@ -254,7 +254,7 @@ def test_the_constructor_bounds_the_turn_at_max_turn_either_side_of_zero() -> No
 
 @pytest.mark.parametrize("tier", [0, 4, -1, 2.0, True, "2"])
 def test_tier_index_takes_only_the_int_tiers_1_to_3(tier: object) -> None:
-    from splendor.components import tier_index
+    from splendor.core.components import tier_index
 
     expected = re.escape(f"the tiers are 1, 2 and 3, got {tier!r}")
     with pytest.raises(InvalidArgumentError, match=expected):

@@ -26,12 +26,11 @@ from splendor import (
     Rules,
     Take,
     Tokens,
-    components,
-    legal,
 )
-from splendor import actions as actions_module
-from splendor import rules as rules_module
-from splendor.gems import MAX_COUNT
+from splendor.core import actions as actions_module
+from splendor.core import components, legal
+from splendor.core import rules as rules_module
+from splendor.core.gems import MAX_COUNT
 
 # ---------------------------------------------------------------------------
 # Cards and nobles: read from the package data and checked on load.
@@ -55,7 +54,8 @@ def test_the_data_is_read_from_the_files_beside_the_module() -> None:
     # importlib.resources is the fallback for a package not on the file
     # system; the usual read must not need it.
     rows = components._read_rows("cards.csv")
-    path = os.path.join(os.path.dirname(components.__file__), "data", "cards.csv")
+    package = os.path.dirname(os.path.dirname(components.__file__))
+    path = os.path.join(package, "data", "cards.csv")
     with open(path, encoding="utf-8") as file:
         assert len(rows) == sum(1 for _ in file) - 1 == 90
     assert rows[0] == {

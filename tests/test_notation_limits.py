@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-import splendor._reader
+import splendor.formats._notation_parser
 from splendor import (
     GameRecord,
     IllegalActionError,
@@ -16,8 +16,8 @@ from splendor import (
     parse_action,
     parse_record,
 )
-from splendor.notation import MAX_ACTION_LENGTH, format_record
-from splendor.record_text import MAX_RECORD_LENGTH
+from splendor.formats.notation import MAX_ACTION_LENGTH, format_record
+from splendor.formats.record_text import MAX_RECORD_LENGTH
 from tests.builders import toks
 
 
@@ -26,7 +26,7 @@ def _start() -> splendor.GameState:
 
 
 def test_the_record_functions_are_reachable_from_notation_too() -> None:
-    from splendor import notation, record_text
+    from splendor.formats import notation, record_text
 
     assert notation.parse_record is record_text.parse_record
     assert notation.format_record is record_text.format_record
@@ -59,7 +59,7 @@ def test_reading_is_linear_in_the_length_of_the_text(
 ) -> None:
     # Without the length limit, a 100 KB text is read in milliseconds
     # (reading it in quadratic time took minutes).
-    monkeypatch.setattr(splendor._reader, "MAX_ACTION_LENGTH", 10**7)
+    monkeypatch.setattr(splendor.formats._notation_parser, "MAX_ACTION_LENGTH", 10**7)
     start = time.perf_counter()
     with pytest.raises((NotationError, IllegalActionError)) as info:
         parse_action(text, _start())

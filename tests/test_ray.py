@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from splendor.parallel import RayError, run_tasks
-from splendor.selfplay import generate_records
-from splendor.tournament import round_robin
+from splendor.arena.parallel import RayError, run_tasks
+from splendor.arena.selfplay import generate_records
+from splendor.arena.tournament import round_robin
 
 ray = pytest.importorskip("ray")
 

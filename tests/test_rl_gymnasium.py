@@ -25,7 +25,7 @@ from splendor import (
     RandomBot,
     Rules,
 )
-from splendor.encoding import ACTION_COUNT, legal_codes
+from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import GYMNASIUM_ID, SplendorEnv, observation
 
 

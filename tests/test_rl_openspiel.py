@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import ismcts
 
 import splendor.rl.openspiel as sos
 from splendor import InvalidArgumentError, ReserveFromDeck, view
-from splendor.encoding import ACTION_COUNT, action_codes, describe_code
+from splendor.formats.encoding import ACTION_COUNT, action_codes, describe_code
 from splendor.rl import observation
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)

@@ -19,7 +19,7 @@ from splendor import (
     new_game,
     view,
 )
-from splendor.encoding import ACTION_COUNT, legal_codes
+from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import SplendorAECEnv, aec_env, observation
 from tests.builders import cards_of, deal, with_player, with_turn
 
@@ -65,7 +65,7 @@ def test_a_game_through_the_env_is_the_engines_game(players: int) -> None:
     # Replay the decisions through the encoding and the engine.
     state = start
     prefix: tuple[int, ...] = ()
-    from splendor.encoding import decode
+    from splendor.formats.encoding import decode
 
     for agent, code in steps:
         assert agent == f"player_{state.current_player}"

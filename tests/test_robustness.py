@@ -70,8 +70,8 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.bots import load_bot
 from splendor.cli import main
+from splendor.players.bots import load_bot
 from tests.builders import unchecked
 
 Call = Callable[[], object]
@@ -395,7 +395,7 @@ DEFECTS: dict[str, Call] = {
     # bots.py load_bot: spec.partition, import_module of a relative name, found().
     "load_bot None": lambda: load_bot(None),  # type: ignore[arg-type]  # wrong type on purpose
     "load_bot relative module": lambda: load_bot("..x:y"),
-    "load_bot class with arguments": lambda: load_bot("splendor.state:GameState"),
+    "load_bot class with arguments": lambda: load_bot("splendor.core.state:GameState"),
     # bots.py: the built-in bots called directly with no actions or no view.
     "RandomBot no actions": lambda: RandomBot()(view(STATE, 0), [], random.Random(1)),
     "GreedyBot no actions": lambda: GreedyBot()(view(STATE, 0), [], random.Random(1)),
@@ -693,7 +693,7 @@ DEFECT_CLI: dict[str, tuple[list[str], list[str]]] = {
     "relative bot module": (["--bots", "..x:y"], []),
     "relative bot module in simulate": (["simulate", "-n", "1", "--bots", "..x:y"], []),
     # bots.py load_bot: a class that needs arguments.
-    "bot class with arguments": (["--bots", "splendor.state:GameState"], []),
+    "bot class with arguments": (["--bots", "splendor.core.state:GameState"], []),
     # play_game calls a callable that is not a bot: TypeError from the call.
     "bot that is no bot": (["--bots", "os:getcwd"], []),
     # cli.py _ask -> parse_action: ValueError from int("\u00b2").

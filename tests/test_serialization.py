@@ -33,8 +33,8 @@ from splendor import (
     new_game,
     to_json,
 )
+from splendor.formats.serialization import ACTION_TAGS, make_converter
 from splendor.schema import FORMAT_VERSION, json_schema
-from splendor.serialization import ACTION_TAGS, make_converter
 from tests.builders import unchecked
 
 GOLDEN: Final = Path(__file__).parent / "golden"

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import splendor.serialization
+import splendor.formats.serialization
 from splendor import (
     GameRecord,
     GameState,
@@ -19,8 +19,8 @@ from splendor import (
     new_game,
     to_json,
 )
-from splendor.gems import MAX_COUNT
-from splendor.serialization import MAX_DOCUMENT_SIZE, MAX_INTEGER, MAX_PROBLEMS
+from splendor.core.gems import MAX_COUNT
+from splendor.formats.serialization import MAX_DOCUMENT_SIZE, MAX_INTEGER, MAX_PROBLEMS
 
 
 def _state_data() -> dict[str, object]:
@@ -114,7 +114,7 @@ def test_the_largest_integers_load() -> None:
 def test_a_document_over_the_size_limit_is_refused_before_parsing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(splendor.serialization, "MAX_DOCUMENT_SIZE", 100)
+    monkeypatch.setattr(splendor.formats.serialization, "MAX_DOCUMENT_SIZE", 100)
     text = to_json(new_game(2, seed=1))
     errors = _errors(text, GameState)
     assert errors == (f"the document is {len(text):,} long, more than the 100 read @ $",)

@@ -21,10 +21,10 @@ pytest.importorskip("httpx2")
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from splendor import GameRecord, apply, from_json, legal_actions, new_game, to_json
-from splendor.actions import Action, Buy, Take
-from splendor.bots import BOTS
-from splendor.components import CARDS
-from splendor.gems import Tokens
+from splendor.core.actions import Action, Buy, Take
+from splendor.core.components import CARDS
+from splendor.core.gems import Tokens
+from splendor.players.bots import BOTS
 from splendor.server import create_app
 from splendor.server import hub as hub_module
 from splendor.server.hub import MAX_MESSAGE

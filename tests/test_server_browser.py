@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from splendor import GameRecord, GreedyBot, PlayerView, from_json
-from splendor.actions import Action, Buy
+from splendor.core.actions import Action, Buy
 from splendor.server import create_app
 
 REQUIRED = os.environ.get("SPLENDOR_BROWSER_TESTS") == "required"

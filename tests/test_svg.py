@@ -18,7 +18,7 @@ from splendor import (
     render_svg,
     view,
 )
-from splendor.svg import SvgImage
+from splendor.draw.svg import SvgImage
 
 SVG = "{http://www.w3.org/2000/svg}"
 

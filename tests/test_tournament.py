@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from splendor import GreedyBot, InvalidArgumentError, RandomBot, from_json
-from splendor.ismcts import ISMCTSBot
-from splendor.parallel import RayError, run_tasks
-from splendor.record import GameRecord
-from splendor.selfplay import generate_records, read_records
-from splendor.tournament import (
+from splendor.arena.parallel import RayError, run_tasks
+from splendor.arena.selfplay import generate_records, read_records
+from splendor.arena.tournament import (
     GameResult,
     make_bot,
     parse_bot_spec,
     rate,
     round_robin,
 )
+from splendor.formats.record import GameRecord
+from splendor.players.ismcts import ISMCTSBot
 
 
 def square(n: int) -> int:

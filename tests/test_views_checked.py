@@ -27,7 +27,7 @@ from splendor import (
 from splendor import (
     schema as schema_module,
 )
-from splendor.views import check_view
+from splendor.core.views import check_view
 
 STATE = apply(new_game(3, seed=5), splendor.ReserveFromDeck(2))
 SEEN = view(STATE, 1)

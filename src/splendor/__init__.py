@@ -15,12 +15,21 @@ and play one whole turn with :func:`apply`:
 from __future__ import annotations
 
 import importlib
+import sys
+import warnings
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 # The engine: imported with the package (it needs nothing but attrs).
-from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
-from splendor.deal import new_game
+from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card, Noble
+from splendor.core.deal import new_game
+from splendor.core.gems import GEMS, Gem, Tokens
+from splendor.core.legal import legal_actions
+from splendor.core.play import apply, is_legal
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.state import GameState, PlayerState
 from splendor.errors import (
     IllegalActionError,
     InvalidArgumentError,
@@ -30,26 +39,21 @@ from splendor.errors import (
     SplendorError,
     UnknownColourError,
 )
-from splendor.gems import GEMS, Gem, Tokens
-from splendor.legal import legal_actions
-from splendor.play import apply, is_legal
-from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from splendor.state import GameState, PlayerState
 
 if TYPE_CHECKING:
     # Everything else loads on first use (see ``__getattr__`` below); type
     # checkers see the names here.
-    from splendor.board import format_board
-    from splendor.bots import Bot, GreedyBot, RandomBot, play_game
-    from splendor.ismcts import ISMCTSBot
-    from splendor.notation import format_action, parse_action
-    from splendor.record import GameRecord
-    from splendor.record_text import format_record, parse_record
+    from splendor.core.validation import check_state
+    from splendor.core.views import PlayerView, PublicPlayer, determinize, view
+    from splendor.draw.svg import render_svg
+    from splendor.draw.text import format_board
+    from splendor.formats.notation import format_action, parse_action
+    from splendor.formats.record import GameRecord
+    from splendor.formats.record_text import format_record, parse_record
+    from splendor.formats.serialization import from_json, to_json
+    from splendor.players.bots import Bot, GreedyBot, RandomBot, play_game
+    from splendor.players.ismcts import ISMCTSBot
     from splendor.schema import FORMAT_VERSION, json_schema
-    from splendor.serialization import from_json, to_json
-    from splendor.svg import render_svg
-    from splendor.validation import check_state
-    from splendor.views import PlayerView, PublicPlayer, determinize, view
 
 __all__ = [
     "CARDS",
@@ -112,27 +116,27 @@ __version__ = "0.1.0"
 # is imported the first time one of its names is used, so ``import splendor``
 # pays only for the engine (no cattrs, no rich).
 _LAZY: dict[str, str] = {
-    "Bot": "splendor.bots",
-    "GreedyBot": "splendor.bots",
-    "RandomBot": "splendor.bots",
-    "play_game": "splendor.bots",
-    "ISMCTSBot": "splendor.ismcts",
-    "format_action": "splendor.notation",
-    "format_record": "splendor.record_text",
-    "parse_action": "splendor.notation",
-    "parse_record": "splendor.record_text",
-    "GameRecord": "splendor.record",
+    "Bot": "splendor.players.bots",
+    "GreedyBot": "splendor.players.bots",
+    "RandomBot": "splendor.players.bots",
+    "play_game": "splendor.players.bots",
+    "ISMCTSBot": "splendor.players.ismcts",
+    "format_action": "splendor.formats.notation",
+    "format_record": "splendor.formats.record_text",
+    "parse_action": "splendor.formats.notation",
+    "parse_record": "splendor.formats.record_text",
+    "GameRecord": "splendor.formats.record",
     "FORMAT_VERSION": "splendor.schema",
     "json_schema": "splendor.schema",
-    "from_json": "splendor.serialization",
-    "to_json": "splendor.serialization",
-    "render_svg": "splendor.svg",
-    "format_board": "splendor.board",
-    "check_state": "splendor.validation",
-    "PlayerView": "splendor.views",
-    "PublicPlayer": "splendor.views",
-    "determinize": "splendor.views",
-    "view": "splendor.views",
+    "from_json": "splendor.formats.serialization",
+    "to_json": "splendor.formats.serialization",
+    "render_svg": "splendor.draw.svg",
+    "format_board": "splendor.draw.text",
+    "check_state": "splendor.core.validation",
+    "PlayerView": "splendor.core.views",
+    "PublicPlayer": "splendor.core.views",
+    "determinize": "splendor.core.views",
+    "view": "splendor.core.views",
 }
 
 
@@ -149,3 +153,60 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     """Every public name, loaded or not, and ``__version__``."""
     return sorted([*__all__, "__version__"])
+
+
+# The module paths of 0.1, before the modules moved into their layers'
+# packages: importing one still works, with a DeprecationWarning naming the
+# new path (the changelog lists them all).
+_MOVED: dict[str, str] = {
+    "splendor.actions": "splendor.core.actions",
+    "splendor.board": "splendor.draw.text",
+    "splendor.bots": "splendor.players.bots",
+    "splendor.components": "splendor.core.components",
+    "splendor.deal": "splendor.core.deal",
+    "splendor.encoding": "splendor.formats.encoding",
+    "splendor.fast_pure": "splendor.fast.reference",
+    "splendor.fast_vector": "splendor.fast.vector",
+    "splendor.gems": "splendor.core.gems",
+    "splendor.ismcts": "splendor.players.ismcts",
+    "splendor.legal": "splendor.core.legal",
+    "splendor.notation": "splendor.formats.notation",
+    "splendor.parallel": "splendor.arena.parallel",
+    "splendor.play": "splendor.core.play",
+    "splendor.record": "splendor.formats.record",
+    "splendor.record_text": "splendor.formats.record_text",
+    "splendor.rules": "splendor.core.rules",
+    "splendor.selfplay": "splendor.arena.selfplay",
+    "splendor.serialization": "splendor.formats.serialization",
+    "splendor.state": "splendor.core.state",
+    "splendor.svg": "splendor.draw.svg",
+    "splendor.tournament": "splendor.arena.tournament",
+    "splendor.validation": "splendor.core.validation",
+    "splendor.views": "splendor.core.views",
+}
+
+
+class _MovedModules:
+    """Finds the old path of a moved module and answers with the module itself."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        new = _MOVED.get(name)
+        if new is None:
+            return None
+        return ModuleSpec(name, _MovedModules(), origin=new)  # type: ignore[arg-type]  # a loader by protocol: create_module and exec_module
+
+    @staticmethod
+    def create_module(spec: ModuleSpec) -> ModuleType:
+        new = _MOVED[spec.name]
+        warnings.warn(
+            f"{spec.name} moved to {new}: import it from there", DeprecationWarning, stacklevel=4
+        )
+        return importlib.import_module(new)
+
+    @staticmethod
+    def exec_module(module: ModuleType) -> None:
+        """The module is the moved one, already run."""
+
+
+sys.meta_path.append(_MovedModules())  # type: ignore[arg-type]  # a finder by protocol: find_spec

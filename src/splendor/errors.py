@@ -68,8 +68,8 @@ class InvalidStateError(SplendorError, ValueError):
 class NotationError(SplendorError, ValueError):
     """A text that is not an action (or a record) in the notation.
 
-    Raised by :func:`splendor.notation.parse_action` and
-    :func:`splendor.record_text.parse_record`. The message says what was
+    Raised by :func:`splendor.formats.notation.parse_action` and
+    :func:`splendor.formats.record_text.parse_record`. The message says what was
     expected and where, for example ``"cannot read 'r5': expected a tier
     1-3 after 'r', got '5'"``, quoting at most a short, escaped excerpt of
     the text. A well-formed action that the rules forbid raises
@@ -80,13 +80,13 @@ class NotationError(SplendorError, ValueError):
 class SerializationError(SplendorError, ValueError):
     """A JSON document cannot be loaded: the problems found, with their JSON paths.
 
-    Raised by :func:`splendor.serialization.from_json`.
+    Raised by :func:`splendor.formats.serialization.from_json`.
 
     Attributes:
         errors: one message per problem, each ending with ``@`` and the path of
             the value at fault, like ``"unknown card id 91 @ $.board[0][2]"``.
             At most 100 problems are listed
-            (:data:`splendor.serialization.MAX_PROBLEMS`); a document with more
+            (:data:`splendor.formats.serialization.MAX_PROBLEMS`); a document with more
             ends the list with a line saying that loading stopped there.
 
     The message lists the problems too, cut at 20,000 characters.
@@ -142,7 +142,7 @@ class BotError(SplendorError):
 
 
 class EncodingError(SplendorError, ValueError):
-    """A sequence of action codes (see :mod:`splendor.encoding`) that is not
+    """A sequence of action codes (see :mod:`splendor.formats.encoding`) that is not
     a legal turn, or part of one, in the given state.
 
     The message names the first bad code and its position, for example

@@ -22,7 +22,7 @@ from typing import Final, Protocol
 
 import splendor
 from splendor import GameState, GreedyBot, RandomBot, Rules
-from splendor.bots import Bot
+from splendor.players.bots import Bot
 from tests.fast.diff import Mismatch
 from tests.strategies import VARIANTS
 
@@ -121,11 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--implementation", choices=["kernel", "pure"], default="kernel")
     args = parser.parse_args(argv)
     if args.implementation == "pure":
-        from splendor import fast_pure
+        from splendor.fast import reference as fast_pure
 
         new: GameMaker = fast_pure.Game.new
     else:
-        from splendor import _kernel
+        from splendor.fast import _kernel
 
         new = _kernel.Game.new
     start = time.perf_counter()

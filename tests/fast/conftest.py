@@ -1,7 +1,7 @@
 """Fixtures of the :mod:`splendor.fast` tests: every implementation of its interface.
 
-``impl`` runs a test on the compiled kernel (``splendor._kernel``, skipped
-when it is not built), on the pure fallback (``splendor.fast_pure``) and on
+``impl`` runs a test on the compiled kernel (``splendor.fast._kernel``, skipped
+when it is not built), on the pure fallback (``splendor.fast.reference``) and on
 whatever :mod:`splendor.fast` chose. Set ``SPLENDOR_EXPECT_COMPILED=1`` (as
 ``nox -s tests`` does) to make a missing kernel an error rather than a skip.
 """
@@ -20,15 +20,15 @@ IMPLEMENTATIONS = ("kernel", "pure", "fast")
 
 
 def implementation(name: str) -> ModuleType:
-    """The module of an implementation: ``splendor._kernel``, ``fast_pure`` or ``fast``."""
+    """The module of an implementation: ``splendor.fast._kernel``, ``fast_pure`` or ``fast``."""
     if name == "kernel":
         try:
-            return importlib.import_module("splendor._kernel")
+            return importlib.import_module("splendor.fast._kernel")
         except ImportError:
             if os.environ.get("SPLENDOR_EXPECT_COMPILED", "") not in ("", "0"):
                 raise
             pytest.skip("the compiled kernel is not built")
-    return importlib.import_module("splendor.fast_pure" if name == "pure" else "splendor.fast")
+    return importlib.import_module("splendor.fast.reference" if name == "pure" else "splendor.fast")
 
 
 @pytest.fixture(scope="session", params=IMPLEMENTATIONS)

@@ -24,7 +24,7 @@ import attrs
 
 import splendor
 from splendor import GameState, Rules
-from splendor.actions import Action
+from splendor.core.actions import Action
 from tests.strategies import VARIANTS
 
 
@@ -131,10 +131,10 @@ def _first_difference(got: Sequence[Action], expected: Sequence[Action]) -> str:
 
 def _implementation(name: str) -> GameMaker:
     if name == "pure":
-        from splendor import fast_pure
+        from splendor.fast import reference as fast_pure
 
         return fast_pure.Game.from_state
-    from splendor import _kernel
+    from splendor.fast import _kernel
 
     maker: GameMaker = _kernel.Game.from_state
     return maker

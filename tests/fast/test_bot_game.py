@@ -31,11 +31,11 @@ from splendor import (
     legal_actions,
     view,
 )
-from splendor.actions import Buy, Reserve, ReserveFromDeck, Take
-from splendor.record import GameRecord
-from splendor.selfplay import generate_records
-from splendor.serialization import to_json
-from splendor.tournament import GameResult, play_result
+from splendor.arena.selfplay import generate_records
+from splendor.arena.tournament import GameResult, play_result
+from splendor.core.actions import Buy, Reserve, ReserveFromDeck, Take
+from splendor.formats.record import GameRecord
+from splendor.formats.serialization import to_json
 from tests.builders import (
     bonus_cards,
     card,
@@ -530,8 +530,8 @@ class BrokenIndex:
 
 @pytest.mark.parametrize("name", ["kernel", "pure"])
 def test_an_index_or_code_whose_index_is_broken_gets_the_librarys_error(name: str) -> None:
-    from splendor.encoding import legal_codes
     from splendor.errors import EncodingError
+    from splendor.formats.encoding import legal_codes
 
     game = implementation(name).Game.new(2, seed=1)
     with pytest.raises(InvalidArgumentError, match="must be an int"):

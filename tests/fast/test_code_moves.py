@@ -27,10 +27,10 @@ from splendor import (
     Rules,
     Take,
     apply,
-    encoding,
     legal_actions,
     new_game,
 )
+from splendor.formats import encoding
 from tests.builders import toks
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS, game_states

@@ -1,7 +1,7 @@
-"""Decision codes of :mod:`splendor.encoding`, one at a time, on both implementations.
+"""Decision codes of :mod:`splendor.formats.encoding`, one at a time, on both implementations.
 
 At states of random games, every whole code sequence of the turn
-(:func:`splendor.encoding.code_sequences`) is played one code at a time on a
+(:func:`splendor.formats.encoding.code_sequences`) is played one code at a time on a
 copy of the game: each step offers exactly ``legal_codes(state, prefix)``,
 and the last code plays exactly the action the sequence decodes to.
 """
@@ -13,8 +13,9 @@ from types import ModuleType
 import pytest
 from hypothesis import given, settings
 
-from splendor import GameState, Rules, apply, encoding, new_game
+from splendor import GameState, Rules, apply, new_game
 from splendor.errors import EncodingError
+from splendor.formats import encoding
 from tests.strategies import game_states
 
 

@@ -2,7 +2,7 @@
 
 At every decision of random games (2, 3 and 4 players, every rule set of
 :data:`tests.strategies.VARIANTS`), the compiled kernel and the pure
-fallback must offer exactly ``splendor.encoding.legal_codes(state, prefix)``,
+fallback must offer exactly ``splendor.formats.encoding.legal_codes(state, prefix)``,
 write exactly ``splendor.rl.observation(view(state, seat), prefix)`` for
 every seat and exactly the mask of the legal codes, and a whole turn must
 reach ``apply(state, decode(state, codes))``. Bad input gets the library's
@@ -28,13 +28,13 @@ from splendor import (
     InvalidArgumentError,
     Rules,
     apply,
-    encoding,
     legal_actions,
     new_game,
     view,
 )
-from splendor.encoding import ACTION_COUNT, decode
 from splendor.errors import EncodingError
+from splendor.formats import encoding
+from splendor.formats.encoding import ACTION_COUNT, decode
 from splendor.rl import observation, observation_shape
 from tests.builders import cards_of, deal, with_player, with_turn
 from tests.fast.conftest import implementation

@@ -19,11 +19,11 @@ from splendor import (
     SplendorError,
     apply,
     fast,
-    fast_pure,
     legal_actions,
     new_game,
 )
-from splendor.fast_pure import Playouts, SplitMix64
+from splendor.fast import reference as fast_pure
+from splendor.fast.reference import Playouts, SplitMix64
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS
 

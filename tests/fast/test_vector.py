@@ -14,9 +14,9 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, Rules, view
-from splendor.encoding import ACTION_COUNT, legal_codes
 from splendor.fast import VectorEnv
-from splendor.fast_pure import SplitMix64, deal_with
+from splendor.fast.reference import SplitMix64, deal_with
+from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import observation, observation_shape
 
 

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, Rules
-from splendor.encoding import ACTION_COUNT
-from splendor.fast_vector import VectorEnv
+from splendor.fast.vector import VectorEnv
+from splendor.formats.encoding import ACTION_COUNT
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS
 

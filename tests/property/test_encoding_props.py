@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor import Buy, GameState, Tokens, legal_actions, view
-from splendor.encoding import (
+from splendor.formats.encoding import (
     ACTION_COUNT,
     GOLD_CODES,
     MOVE_CODES,

@@ -16,14 +16,14 @@ from typing import Final, TypeVar
 
 import attrs
 
-from splendor.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.cli.output import Output
-from splendor.components import Noble
+from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.components import Noble
+from splendor.core.gems import GEMS, Tokens
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
 from splendor.errors import SplendorError
-from splendor.gems import GEMS, Tokens
-from splendor.notation import format_action, parse_action
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.formats.notation import format_action, parse_action
 
 __all__ = ["Move", "choose", "find_move", "moves", "stem", "take_hint"]
 

@@ -8,16 +8,16 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias
 
-from splendor._table import plural
-from splendor.actions import Action
-from splendor.bots import BOTS, Bot, bot_name, load_bot
 from splendor.cli.output import Output
+from splendor.core.actions import Action
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
+from splendor.draw._scene import plural
 from splendor.errors import BotError, SplendorError
-from splendor.notation import format_action
-from splendor.record import GameRecord
-from splendor.rules import MAX_PLAYERS, MIN_PLAYERS
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.formats.notation import format_action
+from splendor.formats.record import GameRecord
+from splendor.players.bots import BOTS, Bot, bot_name, load_bot
 
 __all__ = [
     "GuardedBot",
@@ -45,7 +45,7 @@ class GuardedBot:
     ending in a traceback (``--traceback`` shows the bot's own).
 
     Args:
-        spec: the bot's name on the command line (see :func:`~splendor.bots.load_bot`).
+        spec: the bot's name on the command line (see :func:`~splendor.players.bots.load_bot`).
         seed: the seed of the game it plays, for the message.
     """
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from splendor.bots import DEFAULT_MAX_TURNS, play_game
 from splendor.cli.common import add_bot_options, add_players_option, bots_for, names_for, turn_line
 from splendor.cli.files import save_record
 from splendor.cli.output import EXIT_FAILED, Output
 from splendor.cli.text import finish_lines, show_table
+from splendor.players.bots import DEFAULT_MAX_TURNS, play_game
 
 __all__ = ["add_arguments", "run_demo"]
 

@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 from typing import Final
 
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
 from splendor.errors import FileError, SplendorError
-from splendor.notation import format_record, parse_record
-from splendor.record import GameRecord
-from splendor.serialization import from_json, to_json
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.formats.notation import format_record, parse_record
+from splendor.formats.record import GameRecord
+from splendor.formats.serialization import from_json, to_json
 
 __all__ = ["FileError", "describe", "load_file", "save_record", "write_text"]
 

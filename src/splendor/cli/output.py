@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
-from splendor.board import Segment
+from splendor.draw.text import Segment
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -8,8 +8,6 @@ from collections.abc import Callable
 
 import attrs
 
-from splendor._table import plural
-from splendor.bots import Bot, bot_name
 from splendor.cli.common import (
     Subcommands,
     UsageError,
@@ -21,11 +19,13 @@ from splendor.cli.files import describe, load_file, save_record
 from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
 from splendor.cli.text import finish_lines, show_table
+from splendor.core.legal import legal_actions
+from splendor.core.views import view
+from splendor.draw._scene import plural
 from splendor.errors import BotError, FileError, SplendorError
-from splendor.legal import legal_actions
-from splendor.notation import format_action
-from splendor.record import GameRecord
-from splendor.views import view
+from splendor.formats.notation import format_action
+from splendor.formats.record import GameRecord
+from splendor.players.bots import Bot, bot_name
 
 __all__ = ["add_parser", "run_play"]
 

@@ -6,15 +6,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from splendor.actions import Action, Buy, Reserve, ReserveFromDeck, Take
-from splendor.bots import GreedyBot
 from splendor.cli.choices import Move, choose, find_move, moves, take_hint
 from splendor.cli.output import Output
 from splendor.cli.text import show_table
+from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
 from splendor.errors import IllegalActionError, SplendorError
-from splendor.notation import NotationError, format_action, parse_action
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.formats.notation import NotationError, format_action, parse_action
+from splendor.players.bots import GreedyBot
 
 __all__ = ["HELP_TEXT", "Quit", "Save", "action_groups", "ask", "offer_to_save", "show_moves"]
 

@@ -11,7 +11,7 @@ from splendor.cli.common import Subcommands, UsageError, record_names, turn_line
 from splendor.cli.files import describe, load_file
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table
-from splendor.record import GameRecord
+from splendor.formats.record import GameRecord
 
 __all__ = ["add_parser", "run_replay"]
 

@@ -9,10 +9,10 @@ from splendor.cli.common import Subcommands, UsageError, record_names
 from splendor.cli.files import describe, load_file, write_text
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table
-from splendor.record import GameRecord
-from splendor.state import GameState
-from splendor.svg import render_svg
-from splendor.views import PlayerView
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
+from splendor.draw.svg import render_svg
+from splendor.formats.record import GameRecord
 
 __all__ = ["add_parser", "run_show"]
 

@@ -12,14 +12,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from splendor._table import plural
-from splendor.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
+from splendor.arena.tournament import GameResult
 from splendor.cli.common import Subcommands, UsageError, add_bot_options, add_players_option
 from splendor.cli.files import write_text
 from splendor.cli.output import EXIT_INTERRUPTED, Output
 from splendor.cli.stats import Summary, simulate_one, summarize
-from splendor.rules import MIN_PLAYERS
-from splendor.tournament import GameResult
+from splendor.core.rules import MIN_PLAYERS
+from splendor.draw._scene import plural
+from splendor.players.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
 
 __all__ = ["add_parser", "progress", "run_simulate"]
 
@@ -157,7 +157,7 @@ def run_simulate(args: argparse.Namespace, out: Output, read: Callable[[str], st
     try:
         with progress(len(jobs), show_bar) as advance:
             if args.ray is not None:
-                from splendor.parallel import run_tasks
+                from splendor.arena.parallel import run_tasks
 
                 done = dict(
                     run_tasks(simulate_one, jobs, ray=args.ray, progress=lambda *_: advance())

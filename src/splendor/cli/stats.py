@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor.bots import Bot
+from splendor.arena.tournament import GameResult, play_result
 from splendor.cli.common import GuardedBot
 from splendor.fast import bot_game_can_play
-from splendor.tournament import GameResult, play_result
+from splendor.players.bots import Bot
 
 __all__ = [
     "BotStats",
@@ -47,7 +47,7 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult
 
     Games between plain random and greedy bots are played inside the
     compiled kernel when it is in use, with the same result (see
-    :func:`splendor.tournament.play_result`).
+    :func:`splendor.arena.tournament.play_result`).
     """
     specs, seed, index, rotate, max_turns = job
     entries = seating(index, len(specs), rotate)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from splendor.board import board_lines
 from splendor.cli.output import Output
-from splendor.state import GameState
-from splendor.views import PlayerView
+from splendor.core.state import GameState
+from splendor.core.views import PlayerView
+from splendor.draw.text import board_lines
 
 __all__ = ["finish_lines", "show_table", "winners_line"]
 
@@ -19,12 +19,13 @@ def show_table(
     seat: int | None = None,
     names: Sequence[str] | None = None,
 ) -> None:
-    """Write the board (:func:`splendor.board.board_lines`), in colour when ``out`` has it.
+    """Write the board (:func:`splendor.draw.text.board_lines`), in colour when ``out`` has it.
 
     Args:
         table: a state or a view.
         out: where to write.
-        seat: for a state, draw from this seat's viewpoint (as :func:`~splendor.svg.render_svg`).
+        seat: for a state, draw from this seat's viewpoint (as
+            :func:`~splendor.draw.svg.render_svg`).
         names: a name per seat.
     """
     for line in board_lines(table, seat=seat, names=names, styled=out.rich):

@@ -1,4 +1,7 @@
-"""``splendor tournament``: a rated round robin between bots (see :mod:`splendor.tournament`)."""
+"""``splendor tournament``: a rated round robin between bots.
+
+See :mod:`splendor.arena.tournament`.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +10,14 @@ import math
 import os
 from collections.abc import Callable
 
-from splendor.bots import DEFAULT_MAX_TURNS
+from splendor.arena.parallel import LOCAL
+from splendor.arena.tournament import round_robin
 from splendor.cli.common import Subcommands, UsageError, add_players_option
 from splendor.cli.files import write_text
 from splendor.cli.output import Output
 from splendor.cli.simulate import progress
-from splendor.parallel import LOCAL
-from splendor.rules import MIN_PLAYERS
-from splendor.tournament import round_robin
+from splendor.core.rules import MIN_PLAYERS
+from splendor.players.bots import DEFAULT_MAX_TURNS
 
 __all__ = ["add_parser", "run_tournament"]
 

@@ -7,12 +7,12 @@ PettingZoo and Gymnasium); OpenSpiel comes with the ``[openspiel]`` extra.
   (layout: :func:`observation_layout`);
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent;
 - ``gymnasium.make("splendor/Splendor-v0", opponents=[...])``: one seat
-  against bots of :mod:`splendor.bots` (:class:`~splendor.rl.gymnasium_env.SplendorEnv`),
+  against bots of :mod:`splendor.players.bots` (:class:`~splendor.rl.gymnasium_env.SplendorEnv`),
   registered when this package is imported;
 - ``import splendor.rl.openspiel``: registers the OpenSpiel game
   ``python_splendor`` (:mod:`splendor.rl.openspiel`).
 
-Each environment steps one decision of :mod:`splendor.encoding` at a time.
+Each environment steps one decision of :mod:`splendor.formats.encoding` at a time.
 """
 
 from __future__ import annotations

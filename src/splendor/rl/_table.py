@@ -4,7 +4,7 @@
 when the compiled kernel is in use (:data:`splendor.fast.COMPILED`): the game
 lives in the kernel, which walks the decisions and writes the observation and
 the action mask itself. Otherwise, or for rules the kernel cannot hold, it
-gives a :class:`PureTable` on the attrs engine and :mod:`splendor.encoding`.
+gives a :class:`PureTable` on the attrs engine and :mod:`splendor.formats.encoding`.
 Both give exactly the same observations, masks and games (the tests compare
 them).
 """
@@ -16,12 +16,13 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from splendor import encoding, fast
+from splendor import fast
+from splendor.core.play import apply
+from splendor.core.state import GameState
 from splendor.errors import EncodingError, IllegalActionError, InvalidArgumentError
-from splendor.play import apply
+from splendor.formats import encoding
 from splendor.rl._turns import Turns, mask_of
 from splendor.rl.observations import observation_layout, observe_state
-from splendor.state import GameState
 
 _NO_CODES: Final = np.zeros(encoding.ACTION_COUNT, dtype=np.int8)
 
@@ -102,7 +103,7 @@ class KernelTable:
     __slots__ = ("_game", "_size", "_state")
 
     def __init__(self, state: GameState) -> None:
-        from splendor import _kernel
+        from splendor.fast import _kernel
 
         self._size = observation_layout(len(state.players), state.rules)[-1].stop
         self._game = _kernel.Game.from_state(state)
@@ -143,7 +144,7 @@ class KernelTable:
 
     def start(self, state: GameState) -> None:
         """Go on from ``state``, a state that the rules reached."""
-        from splendor import _kernel
+        from splendor.fast import _kernel
 
         self._game = _kernel.Game.from_state(state)
         self._state = state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from splendor.state import GameState
+from splendor.core.state import GameState
 
 
 def describe(state: GameState, prefix: Sequence[int] = (), names: Sequence[str] = ()) -> str:

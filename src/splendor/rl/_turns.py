@@ -8,10 +8,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from splendor import encoding
-from splendor.actions import Action
+from splendor.core.actions import Action
+from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
-from splendor.state import GameState
+from splendor.formats import encoding
 
 
 def as_code(action: object) -> int:

@@ -2,9 +2,9 @@
 
 ``gymnasium.make("splendor/Splendor-v0", opponents=[...])`` makes a
 :class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported). The
-learner plays one seat; the other seats are bots of :mod:`splendor.bots`
-(any :class:`~splendor.bots.Bot`), one RandomBot by default. Each step is
-one decision of :mod:`splendor.encoding`; the bots play their whole turns
+learner plays one seat; the other seats are bots of :mod:`splendor.players.bots`
+(any :class:`~splendor.players.bots.Bot`), one RandomBot by default. Each step is
+one decision of :mod:`splendor.formats.encoding`; the bots play their whole turns
 between the learner's.
 
 >>> import gymnasium, splendor.rl
@@ -28,19 +28,19 @@ from typing import Any, Final, Literal, SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
-from splendor import encoding
-from splendor.bots import Bot, RandomBot
-from splendor.deal import new_game
+from splendor.core.deal import new_game
+from splendor.core.legal import legal_actions
+from splendor.core.play import apply
+from splendor.core.rules import Rules
+from splendor.core.state import GameState
+from splendor.core.views import view
 from splendor.errors import IllegalActionError, InvalidArgumentError
-from splendor.legal import legal_actions
-from splendor.play import apply
+from splendor.formats import encoding
+from splendor.players.bots import Bot, RandomBot
 from splendor.rl._extras import require
 from splendor.rl._table import table
 from splendor.rl._text import describe
 from splendor.rl._turns import as_code, mask_of
-from splendor.rules import Rules
-from splendor.state import GameState
-from splendor.views import view
 
 require("gymnasium", "rl", "splendor.rl.gymnasium_env")
 require("pettingzoo", "rl", "splendor.rl.gymnasium_env")
@@ -207,7 +207,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         state = self._table.state
         names = ["learner" if s == self.seat else f"bot_{s}" for s in range(self.players)]
         if self.render_mode == "svg":
-            from splendor.svg import render_svg
+            from splendor.draw.svg import render_svg
 
             return str(render_svg(state, names=names))
         return describe(state, self._table.prefix, names)

@@ -1,6 +1,6 @@
 """Observations: what one seat sees, as a flat ``numpy`` array of fixed shape.
 
-:func:`~splendor.rl.observation` turns a seat's :class:`~splendor.views.PlayerView` (and
+:func:`~splendor.rl.observation` turns a seat's :class:`~splendor.core.views.PlayerView` (and
 the decisions already made in the current turn) into a ``float32`` vector.
 It reads only the view, so it cannot leak what the seat does not see: two
 states that give a seat equal views give it equal observations. The layout
@@ -29,13 +29,13 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from splendor.components import CARDS, NOBLES, Card, Noble
-from splendor.encoding import ACTION_COUNT
+from splendor.core.components import CARDS, NOBLES, Card, Noble
+from splendor.core.gems import GEMS, Tokens
+from splendor.core.rules import Rules
+from splendor.core.state import GameState, PlayerState
+from splendor.core.views import PlayerView, PublicPlayer
 from splendor.errors import InvalidArgumentError
-from splendor.gems import GEMS, Tokens
-from splendor.rules import Rules
-from splendor.state import GameState, PlayerState
-from splendor.views import PlayerView, PublicPlayer
+from splendor.formats.encoding import ACTION_COUNT
 
 __all__ = [
     "CARD_FEATURES",
@@ -182,7 +182,7 @@ def observation_layout(players: int, rules: Rules | None = None) -> tuple[Observ
 
     The parts are, for ``N`` players, ``K`` revealed nobles
     (``rules.nobles(N)``), ``R`` reserve slots (``rules.reserve_limit``) and
-    ``A`` codes (:data:`splendor.encoding.ACTION_COUNT`):
+    ``A`` codes (:data:`splendor.formats.encoding.ACTION_COUNT`):
 
     - ``bank`` (6): the supply, white, blue, green, red, black, gold;
     - ``deck_sizes`` (3): cards left in the decks of tier 1, 2, 3;
@@ -267,7 +267,7 @@ def observation(view: PlayerView, prefix: Sequence[int] = ()) -> npt.NDArray[np.
         view: the view of a seat (not a spectator's), from
             :func:`splendor.view`.
         prefix: the codes already chosen in the current turn (see
-            :func:`splendor.encoding.legal_codes`); empty between turns and
+            :func:`splendor.formats.encoding.legal_codes`); empty between turns and
             for a seat that is not to move.
 
     Returns:

@@ -23,7 +23,7 @@ is a chance outcome, drawn uniformly from the cards left in its deck:
 
 Chance outcomes are actions ``card.id - 1`` (0-89) for cards and
 ``90 + noble.id - 1`` for nobles. A player's actions are the codes of
-:mod:`splendor.encoding`, one decision per move, so a turn may span several
+:mod:`splendor.formats.encoding`, one decision per move, so a turn may span several
 moves of the same player (the move, then the tokens given back, the gold
 used, the noble).
 
@@ -54,17 +54,17 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from splendor import encoding
-from splendor.actions import Action, Buy, Reserve, ReserveFromDeck
-from splendor.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card
+from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck
+from splendor.core.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card
+from splendor.core.gems import Tokens
+from splendor.core.play import apply
+from splendor.core.rules import Rules
+from splendor.core.state import GameState, PlayerState
+from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import InvalidArgumentError
-from splendor.gems import Tokens
-from splendor.play import apply
+from splendor.formats import encoding
 from splendor.rl._extras import require
 from splendor.rl.observations import observation_shape, observe_state
-from splendor.rules import Rules
-from splendor.state import GameState, PlayerState
-from splendor.views import PlayerView, determinize, view
 
 require("pyspiel", "openspiel", "splendor.rl.openspiel")
 

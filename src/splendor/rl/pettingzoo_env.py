@@ -1,13 +1,13 @@
 """A PettingZoo AEC environment: every seat an agent, one decision per step.
 
-Each step is one decision of the action encoding (:mod:`splendor.encoding`):
+Each step is one decision of the action encoding (:mod:`splendor.formats.encoding`):
 a turn is the first decision (the move) and then the follow-ups the rules
 leave open (tokens given back, gold used, the noble), all made by the same
 agent, so ``agent_selection`` stays on a seat until its turn is complete.
 
 The observation of each agent is a dict: ``"observation"``, the
 :func:`~splendor.rl.observation` of its view, and ``"action_mask"``, an
-``int8`` vector over the :data:`~splendor.encoding.ACTION_COUNT` codes with a
+``int8`` vector over the :data:`~splendor.formats.encoding.ACTION_COUNT` codes with a
 1 at each code legal now (all zeros for an agent that is not to move). The
 action space is ``Discrete(ACTION_COUNT)``.
 
@@ -37,16 +37,16 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from splendor import encoding
-from splendor.deal import new_game
+from splendor.core.deal import new_game
+from splendor.core.rules import Rules
+from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.formats import encoding
 from splendor.rl._extras import require
 from splendor.rl._table import table
 from splendor.rl._text import describe
 from splendor.rl._turns import as_code, mask_of
 from splendor.rl.observations import observation_high, observation_shape
-from splendor.rules import Rules
-from splendor.state import GameState
 
 require("pettingzoo", "rl", "splendor.rl.pettingzoo_env")
 
@@ -255,7 +255,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             return None
         state = self._table.state
         if self.render_mode == "svg":
-            from splendor.svg import render_svg
+            from splendor.draw.svg import render_svg
 
             return str(render_svg(state, names=self.possible_agents))
         return describe(state, self._table.prefix, self.possible_agents)

@@ -2,7 +2,7 @@
 
 The server keeps the authoritative :class:`~splendor.GameState` of every
 table, sends each seat only its own :func:`~splendor.view`, checks every move
-with the engine, lets bots from :mod:`splendor.bots` play, and keeps every
+with the engine, lets bots from :mod:`splendor.players.bots` play, and keeps every
 game in SQLite as its :class:`~splendor.GameRecord`. The web client is a set
 of static files in this package.
 

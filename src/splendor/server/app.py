@@ -27,9 +27,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from splendor.components import CARDS, NOBLES
-from splendor.gems import Tokens
-from splendor.serialization import to_json
+from splendor.core.components import CARDS, NOBLES
+from splendor.core.gems import Tokens
+from splendor.formats.serialization import to_json
 from splendor.server.hub import MAX_MESSAGE, Client, Hub, ServerError, Table, error_message
 from splendor.server.store import Store
 

@@ -3,7 +3,7 @@
 A :class:`Hub` holds the tables being played. Each :class:`Table` keeps the
 authoritative :class:`~splendor.GameState` (its :class:`~splendor.GameRecord`
 replayed), the seats (a person holding a secret, or a bot from
-:data:`splendor.bots.BOTS`) and the clients connected to it. A client is
+:data:`splendor.players.bots.BOTS`) and the clients connected to it. A client is
 attached as one seat or as a spectator, and every message it is sent is built
 from that seat's :func:`~splendor.view` alone.
 
@@ -28,17 +28,17 @@ from typing import Final
 
 import attrs
 
-from splendor.actions import Action, Buy, Reserve
-from splendor.bots import BOTS, Bot, bot_name
+from splendor.core.actions import Action, Buy, Reserve
+from splendor.core.legal import legal_actions
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.state import GameState
+from splendor.core.views import view
 from splendor.errors import SplendorError
-from splendor.legal import legal_actions
-from splendor.notation import parse_action
-from splendor.record import GameRecord
-from splendor.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from splendor.serialization import from_json, to_json
+from splendor.formats.notation import parse_action
+from splendor.formats.record import GameRecord
+from splendor.formats.serialization import from_json, to_json
+from splendor.players.bots import BOTS, Bot, bot_name
 from splendor.server.store import Store, StoredGame, StoredSeat
-from splendor.state import GameState
-from splendor.views import view
 
 __all__ = [
     "MAX_MESSAGE",
@@ -86,7 +86,7 @@ class Seat:
     Attributes:
         name: the name shown for the seat.
         kind: ``"person"`` or ``"bot"``.
-        bot: the bot's name in :data:`splendor.bots.BOTS`, for a bot seat.
+        bot: the bot's name in :data:`splendor.players.bots.BOTS`, for a bot seat.
         secret_digest: the hex SHA-256 digest of the seat's secret, for a
             person's seat.
     """

@@ -51,7 +51,7 @@ class StoredSeat:
 
     Attributes:
         kind: ``"person"`` or ``"bot"``.
-        bot: the name of the bot in :data:`splendor.bots.BOTS`, for a bot seat.
+        bot: the name of the bot in :data:`splendor.players.bots.BOTS`, for a bot seat.
         secret_digest: the hex SHA-256 digest of the seat's secret, for a
             person's seat.
     """

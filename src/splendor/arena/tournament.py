@@ -1,0 +1,659 @@
+"""Rated tournaments between bots: :func:`round_robin`.
+
+Every table of ``players`` entrants (each combination of them) plays
+``games`` games. The seats rotate: game ``g`` of a table deals the deal of
+``g // players`` and seats the entrants rotated by ``g % players``, so each
+deal is played from every seat and nobody gains from moving first.
+
+The results are scored pairwise: in each game every two players of
+different entrants meet once, and the one ranked higher (a winner, else more
+points, else fewer purchased cards) scores 1, equal ranks score 1/2 each. A
+**Bradley-Terry** model fitted to all those pairwise scores gives each
+entrant a rating on the Elo scale (a difference of 400 means 10 to 1 odds),
+shifted so that their mean is 1500, with a 95% interval for each rating
+relative to that mean, from the curvature of the likelihood (a Wald
+interval: for an entrant that won or lost every game it is only a rough
+guide).
+
+Bots are given as specs: a name from :data:`splendor.players.bots.BOTS`, or
+``module:attribute``, optionally followed by ``:`` and options passed to
+the bot's class, such as ``"ismcts:iterations=200,seed=3"``.
+
+>>> from splendor.arena.tournament import round_robin
+>>> result = round_robin(["random", "greedy"], games=4, seed=1)
+>>> [rating.name for rating in result.ratings]
+['greedy', 'random']
+>>> result.crosstable[1][0]  # greedy's score against random
+1.0
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Final, cast
+
+import attrs
+
+from splendor.arena.parallel import run_tasks
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.core.state import GameState
+from splendor.errors import InvalidArgumentError
+from splendor.players.bots import BOTS, DEFAULT_MAX_TURNS, Bot, load_bot, play_game
+
+__all__ = [
+    "GameResult",
+    "Rating",
+    "TournamentResult",
+    "make_bot",
+    "parse_bot_spec",
+    "play_result",
+    "rate",
+    "round_robin",
+]
+
+#: Elo points per unit of Bradley-Terry log-strength.
+_ELO: Final = 400.0 / math.log(10.0)
+_Z95: Final = 1.959963984540054
+_MEAN: Final = 1500.0
+_Options = dict[str, int | float | bool | str]
+
+
+def parse_bot_spec(spec: str) -> tuple[str, _Options]:
+    """Split a bot spec into the bot's name and its options.
+
+    The options follow the last ``:`` as comma-separated ``key=value``
+    pairs; values are read as ``int``, ``float``, ``true``/``false``
+    (as ``bool``), or else kept as text.
+
+    >>> parse_bot_spec("ismcts:iterations=200,seed=3")
+    ('ismcts', {'iterations': 200, 'seed': 3})
+    >>> parse_bot_spec("mybots.strong:Bot:depth=2,greedy=true")
+    ('mybots.strong:Bot', {'depth': 2, 'greedy': True})
+    >>> parse_bot_spec("mybots.strong:Bot")
+    ('mybots.strong:Bot', {})
+
+    Raises:
+        InvalidArgumentError: for a spec that is not a non-empty str, or
+            options that are not ``key=value`` pairs with distinct keys.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InvalidArgumentError(f"a bot spec is a non-empty str, got {spec!r}")
+    name, colon, tail = spec.rpartition(":")
+    if not colon or "=" not in tail:
+        return spec, {}
+    if not name:
+        raise InvalidArgumentError(f"bot spec {spec!r} has options but no bot name")
+    options: _Options = {}
+    for item in tail.split(","):
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals or not key.isidentifier():
+            raise InvalidArgumentError(f"bot spec {spec!r}: {item!r} is not key=value")
+        if key in options:
+            raise InvalidArgumentError(f"bot spec {spec!r} gives {key!r} twice")
+        options[key] = _value(text.strip())
+    return name, options
+
+
+def _value(text: str) -> int | float | bool | str:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot a spec names, made with its options.
+
+    >>> make_bot("ismcts:iterations=50,seed=1")
+    ISMCTSBot(iterations=50, seed=1)
+
+    Raises:
+        InvalidArgumentError: for a bad spec, an unknown bot, or options the
+            bot does not accept (the message says which).
+    """
+    name, options = parse_bot_spec(spec)
+    if not options:
+        return load_bot(name)
+    if name in BOTS:
+        factory: Callable[..., object] = BOTS[name]
+    else:
+        module_name, colon, attribute = name.partition(":")
+        if not colon or not module_name or not attribute or module_name.startswith("."):
+            raise InvalidArgumentError(
+                f"unknown bot {name!r}: use {', '.join(sorted(BOTS))} or module:name"
+            )
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as error:  # the module's own code may raise anything
+            raise InvalidArgumentError(
+                f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
+            ) from error
+        found = getattr(module, attribute, None)
+        if not callable(found):
+            raise InvalidArgumentError(f"{name!r} is not a callable bot class")
+        factory = found
+    try:
+        bot = factory(**options)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(f"bad options for bot {spec!r}: {error}") from error
+    if not callable(bot):
+        raise InvalidArgumentError(f"{spec!r} did not make a callable bot")
+    return cast(Bot, bot)
+
+
+@attrs.frozen
+class GameResult:
+    """The outcome of one game of a tournament.
+
+    Attributes:
+        index: the game's number in the tournament.
+        seed: the seed of its deal and of the bots' generators.
+        entrants: the entrant (its index in :attr:`TournamentResult.names`)
+            at each seat.
+        winners: the winning seats; ``()`` when the game stopped unfinished
+            at the bound on turns.
+        points: the prestige points of each seat at the end.
+        cards: the number of cards each seat bought.
+        turns: the number of turns played.
+    """
+
+    index: int
+    seed: int
+    entrants: tuple[int, ...]
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    cards: tuple[int, ...]
+    turns: int
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game ended by the rules."""
+        return bool(self.winners)
+
+    @classmethod
+    def of(cls, index: int, seed: int, entrants: tuple[int, ...], final: GameState) -> GameResult:
+        """The result of game ``index`` whose last state is ``final``."""
+        return cls(
+            index=index,
+            seed=seed,
+            entrants=entrants,
+            winners=final.winners,
+            points=tuple(player.points for player in final.players),
+            cards=tuple(len(player.cards) for player in final.players),
+            turns=final.turn,
+        )
+
+    def pairs(self) -> list[tuple[int, int, float]]:
+        """The pairwise scores of the game: ``(entrant, other, score)`` per two seats.
+
+        Each two seats held by different entrants appear once, with the
+        score of the first (1, 1/2 or 0).
+        """
+        found = []
+        ranks = [
+            (seat in self.winners, self.points[seat], -self.cards[seat])
+            for seat in range(len(self.entrants))
+        ]
+        for a, b in itertools.combinations(range(len(self.entrants)), 2):
+            if self.entrants[a] == self.entrants[b]:
+                continue
+            score = 1.0 if ranks[a] > ranks[b] else 0.0 if ranks[a] < ranks[b] else 0.5
+            found.append((self.entrants[a], self.entrants[b], score))
+        return found
+
+
+@attrs.frozen
+class Rating:
+    """One entrant's rating.
+
+    Attributes:
+        name: the entrant's name.
+        rating: the Bradley-Terry rating on the Elo scale (mean 1500).
+        low: the lower end of its 95% interval.
+        high: the upper end of its 95% interval.
+        games: the games it played.
+        wins: its wins, a shared win counting as a share.
+        score: its mean pairwise score (0 to 1) against the other entrants.
+    """
+
+    name: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    wins: float
+    score: float
+
+
+def rate(names: Sequence[str], games: Sequence[GameResult]) -> tuple[Rating, ...]:
+    """Fit Bradley-Terry ratings to the pairwise scores of ``games``.
+
+    The fit adds one virtual drawn game of each entrant against an average
+    player, so an entrant that won or lost everything still gets a finite
+    rating (and a wide interval).
+
+    Args:
+        names: the entrants' names, by entrant index.
+        games: the games played.
+
+    Returns:
+        One :class:`Rating` per entrant, best first.
+    """
+    n = len(names)
+    played = [[0.0] * n for _ in range(n)]
+    won = [0.5] * n  # the virtual draw of each entrant
+    scored = [0.0] * n
+    meetings = [0] * n
+    games_of = [0] * n
+    wins_of = [0.0] * n
+    for game in games:
+        for seat, entrant in enumerate(game.entrants):
+            games_of[entrant] += 1
+            if seat in game.winners:
+                wins_of[entrant] += 1.0 / len(game.winners)
+        for a, b, score in game.pairs():
+            played[a][b] += 1.0
+            played[b][a] += 1.0
+            won[a] += score
+            won[b] += 1.0 - score
+            scored[a] += score
+            scored[b] += 1.0 - score
+            meetings[a] += 1
+            meetings[b] += 1
+    strength = [1.0] * n
+    for _ in range(10_000):
+        new = []
+        for i in range(n):
+            denominator = 1.0 / (strength[i] + 1.0)  # the virtual average player
+            for j in range(n):
+                if played[i][j]:
+                    denominator += played[i][j] / (strength[i] + strength[j])
+            new.append(won[i] / denominator)
+        change = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True))
+        strength = new
+        if change < 1e-10:
+            break
+    theta = [math.log(s) for s in strength]
+    information = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        p = 1.0 / (1.0 + math.exp(-theta[i]))
+        information[i][i] += p * (1.0 - p)
+        for j in range(n):
+            if i != j and played[i][j]:
+                q = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+                weight = played[i][j] * q * (1.0 - q)
+                information[i][i] += weight
+                information[i][j] -= weight
+    inverse = _inverse(information)
+    # The ratings are shown relative to their mean: the variance of
+    # theta_i - mean(theta) is (C H^-1 C)_ii with C = I - J/n.
+    row_means = [sum(row) / n for row in inverse]
+    grand = sum(row_means) / n
+    shift = _MEAN - _ELO * sum(theta) / n
+    ratings = []
+    for i in range(n):
+        centre = shift + _ELO * theta[i]
+        variance = inverse[i][i] - 2.0 * row_means[i] + grand
+        half = _Z95 * _ELO * math.sqrt(max(variance, 0.0))
+        ratings.append(
+            Rating(
+                name=names[i],
+                rating=centre,
+                low=centre - half,
+                high=centre + half,
+                games=games_of[i],
+                wins=wins_of[i],
+                score=scored[i] / meetings[i] if meetings[i] else 0.0,
+            )
+        )
+    ratings.sort(key=lambda r: -r.rating)
+    return tuple(ratings)
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a small symmetric positive definite matrix (Gauss-Jordan)."""
+    n = len(matrix)
+    work = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(work[r][col]))
+        work[col], work[pivot] = work[pivot], work[col]
+        head = work[col][col]
+        work[col] = [x / head for x in work[col]]
+        for r in range(n):
+            if r != col and work[r][col]:
+                factor = work[r][col]
+                work[r] = [x - factor * y for x, y in zip(work[r], work[col], strict=True)]
+    return [row[n:] for row in work]
+
+
+@attrs.frozen
+class TournamentResult:
+    """Everything a tournament produced.
+
+    Attributes:
+        names: the entrants' names (their specs, numbered when repeated).
+        specs: the entrants' bot specs.
+        players: the players per game.
+        games_per_table: the games each table played.
+        seed: the tournament's seed.
+        games: every game's result, in the order of their indexes.
+        crosstable: ``crosstable[i][j]`` is entrant ``i``'s mean pairwise
+            score against entrant ``j`` (``None`` on the diagonal or when
+            they never met).
+        ratings: the ratings, best first (see :func:`rate`).
+    """
+
+    names: tuple[str, ...]
+    specs: tuple[str, ...]
+    players: int
+    games_per_table: int
+    seed: int
+    games: tuple[GameResult, ...]
+    crosstable: tuple[tuple[float | None, ...], ...]
+    ratings: tuple[Rating, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The results as plain JSON-ready data."""
+        return {
+            "names": list(self.names),
+            "specs": list(self.specs),
+            "players": self.players,
+            "games_per_table": self.games_per_table,
+            "seed": self.seed,
+            "ratings": [attrs.asdict(rating) for rating in self.ratings],
+            "crosstable": [list(row) for row in self.crosstable],
+            "games": [
+                {
+                    "index": g.index,
+                    "seed": g.seed,
+                    "entrants": list(g.entrants),
+                    "winners": list(g.winners),
+                    "points": list(g.points),
+                    "cards": list(g.cards),
+                    "turns": g.turns,
+                }
+                for g in self.games
+            ],
+        }
+
+    def to_json(self, *, indent: int | None = 1) -> str:
+        """The results as JSON text (see :meth:`to_dict`)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def format(self) -> str:
+        """The ratings and the crosstable as plain text, for a terminal.
+
+        >>> print(round_robin(["greedy", "random"], games=2, seed=1).format())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        rank  bot     rating  95% interval  games  wins  score
+           1  greedy    1676    1367..1985      2   2.0  100.0%
+           2  random    1324    1015..1633      2   0.0    0.0%
+        <BLANKLINE>
+        score of row vs column      1      2
+         1 greedy                   - 100.0%
+         2 random                0.0%      -
+        """
+        order = {rating.name: rank for rank, rating in enumerate(self.ratings)}
+        width = max(len("bot"), *(len(name) for name in self.names))
+        lines = [
+            f"rank  {'bot':<{width}}  rating  95% interval  games  wins  score",
+        ]
+        for rank, r in enumerate(self.ratings, 1):
+            interval = f"{r.low:.0f}..{r.high:.0f}"
+            lines.append(
+                f"{rank:>4}  {r.name:<{width}}  {r.rating:>6.0f}  {interval:>12}  "
+                f"{r.games:>5}  {r.wins:>4.1f}  {100 * r.score:5.1f}%"
+            )
+        lines.append("")
+        ranked = sorted(range(len(self.names)), key=lambda i: order[self.names[i]])
+        head = [f"{k:>7}" for k in range(1, len(ranked) + 1)]
+        label = "score of row vs column"
+        column = max(width + 5, len(label))
+        lines.append(f"{label:<{column}}" + "".join(head))
+        for k, i in enumerate(ranked, 1):
+            cells = []
+            for j in ranked:
+                value = self.crosstable[i][j]
+                cells.append(f"{'-':>7}" if value is None else f"{100 * value:>6.1f}%")
+            lines.append(f"{f'{k:>2} {self.names[i]}':<{column}}" + "".join(cells))
+        return "\n".join(lines)
+
+    def render_svg(self) -> str:
+        """A plot of the ratings with their 95% intervals, as an SVG document."""
+        return _plot(self.ratings, self.players, len(self.games))
+
+
+def _plot(ratings: Sequence[Rating], players: int, games: int) -> str:
+    label_width = 8 * max(len(r.name) for r in ratings) + 20
+    plot_width = 420
+    row = 28
+    top = 40
+    height = top + row * len(ratings) + 40
+    width = label_width + plot_width + 30
+    low = min(r.low for r in ratings)
+    high = max(r.high for r in ratings)
+    step = _tick_step(high - low)
+    start = math.floor(low / step) * step
+    stop = math.ceil(high / step) * step
+    if stop == start:
+        stop = start + step
+
+    def x(value: float) -> float:
+        return label_width + plot_width * (value - start) / (stop - start)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-weight="bold">'
+        f"Ratings with 95% intervals ({games} games, {players} players)</text>",
+    ]
+    axis = top + row * len(ratings) + 6
+    tick = start
+    while tick <= stop + step / 2:
+        px = x(tick)
+        parts.append(
+            f'<line x1="{px:.1f}" y1="{top - 6}" x2="{px:.1f}" y2="{axis}" stroke="#ddd"/>'
+        )
+        parts.append(
+            f'<text x="{px:.1f}" y="{axis + 16}" text-anchor="middle" fill="#555">{tick:.0f}</text>'
+        )
+        tick += step
+    for k, r in enumerate(ratings):
+        y = top + row * k + row / 2
+        parts.append(
+            f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{_escape(r.name)}</text>"
+        )
+        parts.append(
+            f'<line x1="{x(r.low):.1f}" y1="{y:.1f}" x2="{x(r.high):.1f}" y2="{y:.1f}" '
+            'stroke="#36c" stroke-width="2"/>'
+        )
+        parts.append(f'<circle cx="{x(r.rating):.1f}" cy="{y:.1f}" r="5" fill="#36c"/>')
+        parts.append(
+            f'<text x="{x(r.rating):.1f}" y="{y - 8:.1f}" text-anchor="middle" '
+            f'font-size="11" fill="#333">{r.rating:.0f}</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _tick_step(span: float) -> float:
+    raw = max(span, 1.0) / 6
+    power = 10 ** math.floor(math.log10(raw))
+    for multiple in (1, 2, 5, 10):
+        if raw <= multiple * power:
+            return float(multiple * power)
+    return float(10 * power)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns).
+_Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int]
+
+
+def play_result(
+    bots: Sequence[Bot], *, index: int, seed: int, entrants: tuple[int, ...], max_turns: int
+) -> GameResult:
+    """Play one seeded game between ``bots`` (one per seat) and give its result.
+
+    The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
+    max_turns=max_turns)``. When every seat is a plain
+    :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
+    compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
+    played inside the kernel by :func:`splendor.fast.bot_game`, move for move
+    the same game and so the same result, many times faster.
+
+    Args:
+        bots: one bot per seat.
+        index: the game's number, kept in the result.
+        seed: the seed of the deal and of the bots' generators.
+        entrants: the entrant at each seat, kept in the result.
+        max_turns: the turns after which the game stops unfinished.
+
+    >>> from splendor import GreedyBot, RandomBot
+    >>> result = play_result(
+    ...     [GreedyBot(), RandomBot()], index=0, seed=5, entrants=(0, 1), max_turns=1000
+    ... )
+    >>> result.winners, result.seed
+    ((0,), 5)
+    """
+    from splendor import fast
+
+    if fast.COMPILED and fast.bot_game_can_play(bots):
+        game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
+        return GameResult.of(index, seed, entrants, game.state())
+    record = play_game(bots, seed=seed, max_turns=max_turns)
+    return GameResult.of(index, seed, entrants, record.final_state())
+
+
+def _play_task(task: _Task) -> GameResult:
+    index, seed, specs, entrants, max_turns = task
+    bots = [make_bot(spec) for spec in specs]
+    return play_result(bots, index=index, seed=seed, entrants=entrants, max_turns=max_turns)
+
+
+def _names(specs: Sequence[str]) -> tuple[str, ...]:
+    names = []
+    for spec in specs:
+        name = spec
+        count = 2
+        while name in names:
+            name = f"{spec}#{count}"
+            count += 1
+        names.append(name)
+    return tuple(names)
+
+
+def check_run(
+    specs: Sequence[str], *, games: object, fewest: int, seed: object, max_turns: object
+) -> None:
+    """Refuse bad numbers of a run of games, and specs that make no bot (in this process)."""
+    if type(games) is not int or games < fewest:
+        raise InvalidArgumentError(f"games must be an int of at least {fewest}, got {games!r}")
+    if type(seed) is not int:
+        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+    if type(max_turns) is not int or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    for spec in specs:
+        make_bot(spec)
+
+
+def round_robin(
+    bots: Sequence[str],
+    *,
+    games: int = 100,
+    players: int = 2,
+    seed: int = 0,
+    workers: int = 1,
+    ray: str | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Play a round robin between bots, seats rotated, and rate them.
+
+    Args:
+        bots: the entrants' bot specs (at least ``players`` of them); a spec
+            given twice is two entrants (the second named ``spec#2``).
+        games: the games each table plays; a multiple of ``players`` gives
+            every entrant of a table each seat equally often.
+        players: players per game, 2 to 4.
+        seed: the tournament's seed: the same seed, bots and numbers give
+            the same games, however they are run.
+        workers: local processes to play on (see
+            :func:`splendor.arena.parallel.run_tasks`).
+        ray: run the games as Ray tasks: ``"local"`` or a cluster's address.
+        max_turns: the bound on turns of one game (see
+            :func:`splendor.play_game`).
+        progress: called with ``(finished, total)`` games as they finish.
+
+    Returns:
+        The :class:`TournamentResult`.
+
+    Raises:
+        InvalidArgumentError: for bad arguments or a bot spec that does not
+            make a bot (checked before any game is played).
+        splendor.arena.parallel.RayError: when Ray is wanted but missing or
+            unreachable.
+    """
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidArgumentError(f"bots must be a sequence of bot specs, got {bots!r}")
+    specs = tuple(bots)
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
+        )
+    if len(specs) < players:
+        raise InvalidArgumentError(
+            f"a tournament of {players}-player games needs at least {players} bots, "
+            f"got {len(specs)}"
+        )
+    check_run(specs, games=games, fewest=1, seed=seed, max_turns=max_turns)
+    names = _names(specs)
+    tasks: list[_Task] = []
+    for table, chosen in enumerate(itertools.combinations(range(len(specs)), players)):
+        for g in range(games):
+            shift = g % players
+            seated = chosen[shift:] + chosen[:shift]
+            deal = seed * 1_000_003 + table * 10_007 + g // players
+            tasks.append((len(tasks), deal, tuple(specs[e] for e in seated), seated, max_turns))
+    results: list[GameResult | None] = [None] * len(tasks)
+    for index, result in run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress):
+        results[index] = result
+    played = tuple(r for r in results if r is not None)
+    n = len(specs)
+    totals = [[0.0] * n for _ in range(n)]
+    counts = [[0] * n for _ in range(n)]
+    for game in played:
+        for a, b, score in game.pairs():
+            totals[a][b] += score
+            totals[b][a] += 1.0 - score
+            counts[a][b] += 1
+            counts[b][a] += 1
+    crosstable = tuple(
+        tuple(totals[i][j] / counts[i][j] if counts[i][j] else None for j in range(n))
+        for i in range(n)
+    )
+    return TournamentResult(
+        names=names,
+        specs=specs,
+        players=players,
+        games_per_table=games,
+        seed=seed,
+        games=played,
+        crosstable=crosstable,
+        ratings=rate(names, played),
+    )

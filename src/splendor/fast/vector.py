@@ -1,0 +1,342 @@
+"""Many games stepped together, one decision code each: :class:`VectorEnv`.
+
+Self-play at scale steps a batch of games at once and feeds the batch to a
+network. :class:`VectorEnv` holds ``num_envs`` games and steps each of them
+by one decision code of :mod:`splendor.formats.encoding` per call, taking and
+returning ``numpy`` arrays. With the compiled kernel
+(:data:`splendor.fast.COMPILED`) the whole batch is stepped in C: the codes,
+the moves, the observations and the masks, and the deals of finished games;
+the pure-Python fallback steps the same games with the same arrays, only
+slower. It needs the ``[rl]`` extra (``pip install "splendor-rules[rl]"``)
+for ``numpy`` and :mod:`splendor.rl`; use it as ``splendor.fast.VectorEnv``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from splendor.rl._extras import require
+
+require("numpy", "rl", "splendor.fast.VectorEnv")
+
+import numpy as np  # noqa: E402  (after the check)
+import numpy.typing as npt  # noqa: E402
+
+from splendor import fast  # noqa: E402
+from splendor.core.rules import Rules  # noqa: E402
+from splendor.errors import IllegalActionError, InvalidArgumentError  # noqa: E402
+from splendor.fast import Game  # noqa: E402
+from splendor.fast import reference as fast_pure  # noqa: E402
+from splendor.fast.reference import SplitMix64, deal_with  # noqa: E402
+from splendor.formats.encoding import ACTION_COUNT, RESERVED_SLOTS  # noqa: E402
+from splendor.rl.observations import observation_layout, observe_state  # noqa: E402
+
+if TYPE_CHECKING:
+    from splendor.fast._kernel import VectorCore
+
+__all__ = ["VectorEnv"]
+
+_F32 = npt.NDArray[np.float32]
+_I8 = npt.NDArray[np.int8]
+_I64 = npt.NDArray[np.int64]
+_U8 = npt.NDArray[np.uint8]
+
+
+class _PureCore:
+    """The games of a VectorEnv in Python, writing exactly the arrays of the kernel's core."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        seed: int,
+        rules: Rules | None,
+        max_turns: int | None,
+        slots: int,
+        shown: int,
+        size: int,
+    ) -> None:
+        seeds = SplitMix64(seed)
+        self._rngs = [SplitMix64(seeds.next()) for _ in range(num_envs)]
+        self._players = players
+        self._rules = rules
+        self._max_turns = max_turns
+        self._games: list[fast_pure.Game] = []
+        self._legal: list[tuple[int, ...]] = []
+
+    def _deal(self, index: int) -> fast_pure.Game:
+        return fast_pure.Game._of(deal_with(self._players, self._rngs[index], self._rules))
+
+    def _observe(self, index: int, obs: _F32, masks: _I8, seats: _I64) -> None:
+        game = self._games[index]
+        state = game.state()
+        legal = self._legal[index] = game.legal_codes()
+        obs[index] = observe_state(state, state.current_player, game.pending_codes)
+        masks[index] = 0
+        masks[index, list(legal)] = 1
+        seats[index] = state.current_player
+
+    def reset(self, obs: _F32, masks: _I8, seats: _I64) -> None:
+        self._games = [self._deal(i) for i in range(len(self._rngs))]
+        self._legal = [()] * len(self._games)
+        for i in range(len(self._games)):
+            self._observe(i, obs, masks, seats)
+
+    def first_illegal(self, codes: _I64) -> int:
+        for i, code in enumerate(codes.tolist()):
+            if code not in self._legal[i]:
+                return i
+        return -1
+
+    def step(
+        self,
+        codes: _I64,
+        obs: _F32,
+        masks: _I8,
+        rewards: _F32,
+        dones: _U8,
+        truncated: _U8,
+        seats: _I64,
+    ) -> int:
+        bad = self.first_illegal(codes)
+        if bad >= 0:
+            return bad
+        dones[:] = 0
+        truncated[:] = 0
+        rewards[:] = 0.0
+        for i, code in enumerate(codes.tolist()):
+            game = self._games[i]
+            if game.play_code(code):
+                if game.is_over:
+                    dones[i] = 1
+                    rewards[i] = -1.0
+                    rewards[i, list(game.winners)] = 1.0
+                elif self._max_turns is not None and game.turn >= self._max_turns:
+                    dones[i] = 1
+                    truncated[i] = 1
+                if dones[i]:
+                    self._games[i] = self._deal(i)
+            self._observe(i, obs, masks, seats)
+        return -1
+
+    def legal_codes(self, index: int) -> tuple[int, ...]:
+        return self._legal[index]
+
+    def game(self, index: int, cls: type[Game]) -> Game:
+        source = self._games[index]
+        game = cls.from_state(source.state())
+        for code in source.pending_codes:
+            game.play_code(code)
+        return game
+
+
+class VectorEnv:
+    """``num_envs`` games of ``players`` seats, stepped one decision code each.
+
+    Every game is played one decision code of :mod:`splendor.formats.encoding` at a
+    time (as :meth:`splendor.fast.reference.Game.legal_codes` and
+    :meth:`~splendor.fast.reference.Game.play_code` play it), by whichever seat is
+    to move; with the compiled kernel one call steps the whole batch in C.
+    :meth:`reset` deals every game; :meth:`step` takes one code per game and
+    plays it. Both return, per game:
+
+    - ``observations``, ``float32`` of shape ``(num_envs,) +
+      observation_shape(players, rules)``: row ``i`` is exactly
+      ``splendor.rl.observation(view(state_i, seat_i), prefix_i)`` for the
+      seat to move, with the codes it already chose this turn;
+    - ``action_masks``, ``int8`` of shape ``(num_envs, ACTION_COUNT)``: 1 for
+      the codes of ``splendor.formats.encoding.legal_codes(state_i, prefix_i)``;
+    - ``current_players``, ``int64`` of shape ``(num_envs,)``: the seat to move.
+
+    :meth:`step` also returns ``rewards``, ``float32`` of shape ``(num_envs,
+    players)``, and ``dones``, ``bool`` of shape ``(num_envs,)``. When a
+    code ends a game, its ``dones`` entry is true and its rewards row holds
+    +1 for each winner (players who share the win each get +1) and -1 for
+    each other seat, as the environments of :mod:`splendor.rl` reward; every
+    other row is zeros. A game that reaches ``max_turns`` whole turns
+    without ending is done too, with a rewards row of zeros and its
+    :attr:`truncated` entry true. A done game is dealt again at once: the
+    observation, mask and seat returned for it are those of the first
+    decision of the new game, and the final state of the old one is not
+    returned (use :meth:`game` before the last step to look at it).
+
+    Deals are seeded: game ``i`` deals from a
+    :class:`~splendor.fast.reference.SplitMix64` generator of its own, seeded with
+    the ``i``-th output (from 0) of ``SplitMix64(seed)``, one deal after the
+    other, as :func:`splendor.fast.reference.deal_with` deals (not as
+    :func:`splendor.new_game` does). So the same seed and the same codes give
+    the same arrays, with or without the compiled kernel, whatever the other
+    games do.
+
+    Args:
+        num_envs: the number of games, at least 1.
+        players: the number of seats of every game, 2 to 4.
+        seed: the seed of the deals (an int).
+        rules: the rules of every game; the published rules by default.
+        max_turns: the turns after which a game is cut short (``None``:
+            never; under house rules where no card can be bought a game may
+            never end).
+
+    Raises:
+        InvalidArgumentError: for a bad argument, or rules that let a player
+            hold more reserved cards than the encoding tells apart
+            (:data:`~splendor.formats.encoding.RESERVED_SLOTS`).
+        splendor.errors.MissingExtraError: when ``numpy`` is not installed
+            (at import).
+
+    >>> import numpy as np
+    >>> from splendor.fast import VectorEnv
+    >>> env = VectorEnv(8, 2, seed=1)
+    >>> obs, masks, seats = env.reset()
+    >>> obs.shape, obs.dtype.name, masks.shape, masks.dtype.name, seats.tolist()
+    ((8, 521), 'float32', (8, 85), 'int8', [0, 0, 0, 0, 0, 0, 0, 0])
+    >>> rng = np.random.default_rng(0)
+    >>> while True:  # random legal codes until a game ends
+    ...     codes = (masks + rng.random(masks.shape)).argmax(axis=1)
+    ...     obs, masks, rewards, dones, seats = env.step(codes)
+    ...     if dones.any():
+    ...         break
+    >>> done = int(np.flatnonzero(dones)[0])
+    >>> done, rewards[done].tolist(), env.game(done).turn
+    (7, [-1.0, 1.0], 0)
+    """
+
+    __slots__ = ("_core", "_num_envs", "_players", "_ready", "_size", "truncated")
+
+    # Which implementation steps the games (tests compare the two).
+    _use_kernel: ClassVar[bool] = fast.COMPILED
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        *,
+        seed: int,
+        rules: Rules | None = None,
+        max_turns: int | None = 1000,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+        ):
+            raise InvalidArgumentError(
+                f"max_turns must be a positive int or None, got {max_turns!r}"
+            )
+        # Checks players and rules with the library's errors.
+        layout = observation_layout(players, rules)
+        fields = {field.name: field for field in layout}
+        slots = fields["reserved"].shape[1]
+        if slots > RESERVED_SLOTS:
+            raise InvalidArgumentError(
+                f"the encoding tells apart at most {RESERVED_SLOTS} reserved cards; "
+                f"these rules allow {slots}"
+            )
+        self._size = layout[-1].stop
+        self._num_envs = num_envs
+        self._players = players
+        self._ready = False
+        shown = fields["nobles"].shape[0]
+        args = (num_envs, players, seed, rules, max_turns, slots, shown, self._size)
+        if self._use_kernel:
+            from splendor.fast import _kernel
+
+            self._core: VectorCore | _PureCore = _kernel.VectorCore(*args)
+        else:
+            self._core = _PureCore(*args)
+        #: Which games the last :meth:`step` cut short at ``max_turns``.
+        self.truncated: npt.NDArray[np.bool_] = np.zeros(num_envs, dtype=np.bool_)
+
+    @property
+    def num_envs(self) -> int:
+        """The number of games."""
+        return self._num_envs
+
+    @property
+    def players(self) -> int:
+        """The number of seats of every game."""
+        return self._players
+
+    @property
+    def observation_size(self) -> int:
+        """The length of one observation: ``observation_shape(players, rules)[0]``."""
+        return self._size
+
+    def game(self, index: int) -> Game:
+        """A copy of game ``index`` as it stands (changing it changes nothing here)."""
+        self._check_ready()
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InvalidArgumentError(f"an env index is an int, got {index!r}")
+        if not -self._num_envs <= index < self._num_envs:
+            raise InvalidArgumentError(
+                f"env index {index} is out of range for {self._num_envs} envs"
+            )
+        return self._core.game(index % self._num_envs, Game)
+
+    def reset(self) -> tuple[_F32, _I8, _I64]:
+        """Deal every game anew (the next deal of each game's seeded sequence).
+
+        Returns:
+            ``(observations, action_masks, current_players)`` of the first
+            decision of every game.
+        """
+        obs = np.empty((self._num_envs, self._size), dtype=np.float32)
+        masks = np.empty((self._num_envs, ACTION_COUNT), dtype=np.int8)
+        seats = np.empty(self._num_envs, dtype=np.int64)
+        self._core.reset(obs, masks, seats)
+        self._ready = True
+        self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
+        return obs, masks, seats
+
+    def step(self, codes: npt.ArrayLike) -> tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], _I64]:
+        """Play one decision code in every game.
+
+        Args:
+            codes: one code per game, integers of shape ``(num_envs,)``;
+                ``codes[i]`` must be legal in game ``i`` (its mask entry 1).
+
+        Returns:
+            ``(observations, action_masks, rewards, dones, current_players)``
+            after the codes, finished games already dealt anew (see the class).
+
+        Raises:
+            InvalidArgumentError: for codes of the wrong shape or type, or
+                before :meth:`reset`.
+            IllegalActionError: for a code that is not legal in its game
+                (the message names the env index). Nothing is played then,
+                in any game.
+        """
+        self._check_ready()
+        array = np.asarray(codes)
+        if array.shape != (self._num_envs,):
+            raise InvalidArgumentError(
+                f"codes must have shape ({self._num_envs},), got {array.shape}"
+            )
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+            raise InvalidArgumentError(f"codes must be integers, got dtype {array.dtype}")
+        # Codes beyond int64 wrap to negative numbers, which are illegal too.
+        wide = np.ascontiguousarray(array, dtype=np.int64)
+        num_envs = self._num_envs
+        obs = np.empty((num_envs, self._size), dtype=np.float32)
+        masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
+        rewards = np.empty((num_envs, self._players), dtype=np.float32)
+        dones = np.empty(num_envs, dtype=np.bool_)
+        truncated = np.empty(num_envs, dtype=np.bool_)
+        seats = np.empty(num_envs, dtype=np.int64)
+        core = self._core
+        bad = core.step(
+            wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats
+        )
+        if bad >= 0:
+            raise IllegalActionError(
+                f"env {bad}: code {int(array[bad])} is not legal here "
+                f"(legal codes: {list(core.legal_codes(bad))})"
+            )
+        self.truncated = truncated
+        return obs, masks, rewards, dones, seats
+
+    def _check_ready(self) -> None:
+        if not self._ready:
+            raise InvalidArgumentError("call reset() before using the environment")

@@ -1,0 +1,298 @@
+"""Game records: the seed and the actions of a game, replayable.
+
+A :class:`GameRecord` holds what it takes to rebuild every state of a game:
+the rules, the number of players, the seed of the deal and the actions in
+the order they were played, with optional player names and the result.
+Replaying it deals the game again with :func:`splendor.new_game` and plays
+each action with :func:`splendor.apply`, so the final state is reproduced
+exactly. :func:`splendor.to_json` and :func:`splendor.from_json` store
+records as JSON (see the "JSON formats" page of the docs).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.deal import new_game
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.state import GameState
+from splendor.errors import InvalidArgumentError
+from splendor.formats._replay import check_result, play_turn
+
+__all__ = ["MAX_SEED", "GameRecord"]
+
+_ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
+_STANDARD: Final = Rules()
+#: The largest magnitude of a record's seed (a signed 64-bit integer's): a
+#: seed is written out in full in JSON and in text records.
+MAX_SEED: Final = 2**63 - 1
+
+
+def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"GameRecord.players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}"
+        )
+
+
+def _check_seed(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not -MAX_SEED <= value <= MAX_SEED:
+        shown = f"{value!r}"[:60] if type(value) is not int or abs(value) < 10**40 else "too long"
+        raise InvalidArgumentError(
+            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, got {shown}"
+        )
+
+
+def _check_rules(instance: GameRecord, attribute: attrs.Attribute[Rules], value: object) -> None:
+    if not isinstance(value, Rules):
+        raise InvalidArgumentError(f"GameRecord.rules must be a splendor.Rules, got {value!r}")
+
+
+def _check_actions(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[Action, ...]], value: object
+) -> None:
+    if type(value) is not tuple:
+        raise InvalidArgumentError(f"GameRecord.actions must be a tuple, got {value!r}")
+    for i, action in enumerate(value):
+        _check_action(action, i)
+
+
+def _check_action(action: object, index: int) -> None:
+    if type(action) not in _ACTION_TYPES:
+        raise InvalidArgumentError(f"GameRecord.actions[{index}] is not an action: {action!r}")
+
+
+def _check_names(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[str, ...] | None], value: object
+) -> None:
+    if value is None:
+        return
+    if type(value) is not tuple or not all(type(name) is str for name in value):
+        raise InvalidArgumentError(
+            f"GameRecord.names must be None or a tuple of str, got {value!r}"
+        )
+    if len(value) != instance.players:
+        raise InvalidArgumentError(
+            f"GameRecord.names must name each of the {instance.players} players, "
+            f"got {len(value)} name(s)"
+        )
+
+
+def _check_result(
+    instance: GameRecord, attribute: attrs.Attribute[tuple[int, ...] | None], value: object
+) -> None:
+    if value is None:
+        return
+    if (
+        type(value) is not tuple
+        or not value
+        or not all(type(seat) is int and 0 <= seat < instance.players for seat in value)
+        or list(value) != sorted(set(value))
+    ):
+        raise InvalidArgumentError(
+            "GameRecord.result must be None or the winning seats in increasing order "
+            f"(each 0 to {instance.players - 1}), got {value!r}"
+        )
+
+
+@attrs.frozen
+class GameRecord:
+    """A whole game as its setup and the actions played: replayable and storable.
+
+    Start one with :meth:`start` and add each action with :meth:`append`
+    (each call checks only the new action, so recording a game is linear in its length);
+    rebuild the states with :meth:`replay`, :meth:`state_at` or
+    :meth:`final_state`.
+
+    The seed gives the order of every deck: whoever holds a record of a game
+    in progress can see the cards to come. Keep records of live games from
+    the players.
+
+    Attributes:
+        players: the number of players, 2 to 4.
+        seed: the seed the game was dealt with (see :func:`splendor.new_game`),
+            within ``-(2**63 - 1)`` to ``2**63 - 1`` (:data:`MAX_SEED`).
+        rules: the rules the game is played under.
+        actions: the actions played, one per turn, in order.
+        names: the players' names by seat, if known.
+        result: the winning seats once the game is over, if recorded.
+            :meth:`append` fills it in when the game ends.
+
+    >>> import random
+    >>> from splendor import legal_actions
+    >>> record = GameRecord.start(2, seed=3, names=("Ada", "Bo"))
+    >>> rng = random.Random(3)
+    >>> while record.result is None:
+    ...     record = record.append(rng.choice(legal_actions(record.final_state())))
+    >>> record.final_state().winners == record.result
+    True
+    >>> record.replay()[-1] == record.final_state()
+    True
+
+    Raises:
+        InvalidArgumentError: on construction, for a field of the wrong type or
+            out of range (the actions themselves are checked on replay).
+    """
+
+    players: int = attrs.field(validator=_check_players)
+    seed: int = attrs.field(validator=_check_seed)
+    rules: Rules = attrs.field(default=_STANDARD, validator=_check_rules)
+    actions: tuple[Action, ...] = attrs.field(default=(), validator=_check_actions)
+    names: tuple[str, ...] | None = attrs.field(default=None, validator=_check_names)
+    result: tuple[int, ...] | None = attrs.field(default=None, validator=_check_result)
+    # The final state once computed: equal records have equal final states.
+    _final: GameState | None = attrs.field(
+        default=None, init=False, repr=False, eq=False, hash=False
+    )
+
+    @classmethod
+    def start(
+        cls,
+        players: int,
+        *,
+        seed: int,
+        rules: Rules | None = None,
+        names: tuple[str, ...] | None = None,
+    ) -> GameRecord:
+        """A record of a game just dealt, with no action yet.
+
+        Args:
+            players: the number of players, 2 to 4.
+            seed: the seed of the deal.
+            rules: the rules to play under; the published rules by default.
+            names: the players' names by seat, if any.
+
+        Returns:
+            The record, whose :meth:`final_state` is ``new_game(players,
+            seed=seed, rules=rules)``.
+
+        Raises:
+            InvalidArgumentError: for a bad player count, seed, rules or names.
+
+        >>> GameRecord.start(3, seed=1).final_state().turn
+        0
+        """
+        record = cls(players, seed, _STANDARD if rules is None else rules, (), names)
+        record._cache(record.initial_state())
+        return record
+
+    def initial_state(self) -> GameState:
+        """The state after the deal, before the first action.
+
+        >>> GameRecord(2, seed=5).initial_state() == GameRecord(2, seed=5).initial_state()
+        True
+        """
+        return new_game(self.players, seed=self.seed, rules=self.rules)
+
+    def replay(self) -> tuple[GameState, ...]:
+        """Every state of the game: the deal, then the state after each action.
+
+        Returns:
+            ``len(self.actions) + 1`` states; the last is :meth:`final_state`.
+
+        Raises:
+            IllegalActionError: when an action cannot be played at its turn; the
+                message names the turn (counted from 1), the seat and the reason.
+                Also when :attr:`result` does not match the game's winners.
+            InvalidArgumentError: when an action is not an action at all.
+
+        >>> from splendor import Gem, Take, Tokens
+        >>> record = GameRecord(2, seed=1, actions=(Take(Tokens(red=2)), Take(Tokens(red=2))))
+        >>> record.replay()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        splendor.errors.IllegalActionError: turn 2 (player 1, take 2R): take 2 red needs 4 red ...
+        """
+        states = [self.initial_state()]
+        for index, action in enumerate(self.actions):
+            states.append(play_turn(states[-1], action, index))
+        check_result(self.result, len(self.actions), states[-1])
+        self._cache(states[-1])
+        return tuple(states)
+
+    def state_at(self, turn: int) -> GameState:
+        """The state after the first ``turn`` actions: 0 is the deal.
+
+        Negative numbers count from the end, as for a sequence: ``-1`` is
+        :meth:`final_state`, ``-2`` the state before the last action.
+
+        Args:
+            turn: how many actions to play, ``-(len(actions) + 1)`` to
+                ``len(actions)``.
+
+        Returns:
+            The state, replayed from the deal (the final state is remembered).
+
+        Raises:
+            InvalidArgumentError: for a ``turn`` that is not an int in range.
+            IllegalActionError: when one of those actions cannot be played.
+
+        >>> from splendor import Take, Tokens
+        >>> record = GameRecord(2, seed=1, actions=(Take(Tokens(red=2)),))
+        >>> record.state_at(0).turn, record.state_at(1).turn, record.state_at(-1).turn
+        (0, 1, 1)
+        """
+        played = len(self.actions)
+        if type(turn) is not int or not -played - 1 <= turn <= played:
+            raise InvalidArgumentError(
+                f"turn must be an int from {-played - 1} to {played} for a record of "
+                f"{played} action(s), got {turn!r}"
+            )
+        if turn < 0:
+            turn += played + 1
+        if turn == played:
+            return self.final_state()
+        state = self.initial_state()
+        for index, action in enumerate(self.actions[:turn]):
+            state = play_turn(state, action, index)
+        return state
+
+    def final_state(self) -> GameState:
+        """The state after the last action (replayed once, then remembered).
+
+        Raises:
+            IllegalActionError: as :meth:`replay` does.
+            InvalidArgumentError: as :meth:`replay` does.
+        """
+        if self._final is None:
+            state = self.initial_state()
+            for index, action in enumerate(self.actions):
+                state = play_turn(state, action, index)
+            check_result(self.result, len(self.actions), state)
+            self._cache(state)
+            return state
+        return self._final
+
+    def append(self, action: Action) -> GameRecord:
+        """The record with one more action, checked against the rules.
+
+        When the action ends the game, :attr:`result` is set to the winners.
+
+        Args:
+            action: the action of the player to move in :meth:`final_state`.
+
+        Returns:
+            A new record; this one is unchanged.
+
+        Raises:
+            IllegalActionError: when the action is illegal there (the message
+                names the turn and the reason), or the game is over.
+            InvalidArgumentError: when ``action`` is not an action.
+        """
+        state = play_turn(self.final_state(), action, len(self.actions))
+        # The fields are this record's, already checked, and the new action,
+        # which apply checked: the actions are not checked again, so recording
+        # a game of n turns checks n actions, not n * n / 2.
+        record: GameRecord = object.__new__(GameRecord)
+        changes = {"actions": (*self.actions, action), "result": state.winners or None}
+        for field in attrs.fields(GameRecord):
+            value = changes.get(field.name, getattr(self, field.name))
+            object.__setattr__(record, field.name, value)
+        record._cache(state)
+        return record
+
+    def _cache(self, state: GameState) -> None:
+        object.__setattr__(self, "_final", state)

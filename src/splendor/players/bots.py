@@ -1,0 +1,546 @@
+"""Players that choose their own actions: the :class:`Bot` protocol and two bots.
+
+A bot is any callable that takes a seat's :class:`~splendor.core.views.PlayerView`,
+the legal actions of that seat and a :class:`random.Random`, and returns one
+of the actions. A plain function does; so does an object with a
+``__call__`` method. A bot sees only the view, never the whole state: the
+order of the decks and the other players' blind reserves stay hidden from it.
+
+:func:`play_game` seats bots at a table, plays a whole seeded game and
+returns its :class:`~splendor.formats.record.GameRecord`.
+
+>>> import splendor
+>>> record = splendor.play_game([splendor.GreedyBot(), splendor.RandomBot()], seed=1)
+>>> record.result
+(0,)
+>>> record.final_state().players[0].points >= 15
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import random
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType, ModuleType
+from typing import Final, Protocol, TypeVar, cast
+
+from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.components import Card, Noble
+from splendor.core.legal import legal_actions
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.views import PlayerView, view
+from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.formats.record import GameRecord
+from splendor.players.ismcts import ISMCTSBot
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_MAX_TURNS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "bot_name",
+    "load_bot",
+    "play_game",
+]
+
+_ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
+
+#: The default bound on the number of turns :func:`play_game` plays.
+DEFAULT_MAX_TURNS: Final = 1000
+# play_game(seed=None) draws its seed below this bound.
+_SEED_BOUND: Final = 10**9
+
+
+class Bot(Protocol):
+    """What a bot is: a callable choosing one action for the seat to move.
+
+    Any function with this signature is a bot, and so is any object whose
+    ``__call__`` has it. A ``name`` attribute, if present, is shown by the
+    command line and in :func:`play_game`'s records.
+
+    >>> def first(view, actions, rng):
+    ...     return actions[0]
+    >>> record = play_game([first, first], seed=3, max_turns=4)
+    >>> len(record.actions), record.result is None
+    (4, True)
+    """
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        """Choose an action.
+
+        Args:
+            view: the game as the seat to move sees it (``view.seat`` is that
+                seat and ``view.own`` its full holdings).
+            actions: the legal actions of that seat, never empty, in the
+                order of :func:`splendor.legal_actions`.
+            rng: the bot's own source of randomness; using only it keeps
+                seeded games reproducible.
+
+        Returns:
+            One of ``actions`` (or another form of a legal action).
+        """
+        ...
+
+
+class RandomBot:
+    """A bot that plays a legal action chosen uniformly at random.
+
+    >>> import random
+    >>> from splendor import legal_actions, new_game, view
+    >>> state = new_game(2, seed=1)
+    >>> actions = legal_actions(state)
+    >>> RandomBot()(view(state, 0), actions, random.Random(0)) in actions
+    True
+    """
+
+    #: The name the command line knows this bot by.
+    name: Final = "random"
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        """Choose one of ``actions`` at random with ``rng``.
+
+        Raises:
+            InvalidArgumentError: when ``view`` is not a view, ``actions`` is
+                not a non-empty sequence of actions or ``rng`` is not a
+                :class:`random.Random`.
+        """
+        check_turn(view, actions, rng)
+        return actions[rng.randrange(len(actions))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """A bot that buys what it can and otherwise works toward the cheapest card.
+
+    The heuristic, one turn at a time, looking one move ahead only:
+
+    1. **Buy** when any card is affordable. Of the affordable cards it buys
+       the one worth most: points first (a noble received with it counts
+       too), then how much its bonus colour brings it nearer to a revealed
+       noble, then how many visible cards that colour makes cheaper. It pays
+       with as little gold as it can.
+    2. Otherwise it picks a **target**: of the face-up cards and its own
+       reserved cards, the one that is cheapest to reach, counting the tokens
+       still missing after its bonuses, tokens and gold. Points and noble
+       colours make a card a little more attractive; ties are broken at
+       random.
+    3. It **takes** the gems that bring the target nearest (then the other
+       cards, returning the least useful tokens when over the limit).
+    4. If no take brings the target nearer (its colours have run out of the
+       supply), it **reserves** the target when the target is face up and
+       it may still reserve; the gold that comes with it helps pay. Failing
+       that it plays the best take, any reserve, or passes.
+
+    With no card left to aim at (face up, in a deck or reserved by it:
+    possible only under rules that let a game outlast its cards), it plays
+    the first legal action.
+
+    It reads only its own view. Against :class:`RandomBot` in 2-player games
+    it wins nearly every game (see the docs for the measured rate).
+
+    >>> import random
+    >>> from splendor import legal_actions, new_game, view
+    >>> state = new_game(2, seed=1)
+    >>> action = GreedyBot()(view(state, 0), legal_actions(state), random.Random(0))
+    >>> print(action)
+    take 1W 1G 1K
+    """
+
+    #: The name the command line knows this bot by.
+    name: Final = "greedy"
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        """Choose an action by the heuristic above.
+
+        Raises:
+            InvalidArgumentError: for a spectator's view (it has no holdings),
+                something that is not a view, ``actions`` that are not a
+                non-empty sequence of actions, or an ``rng`` that is not a
+                :class:`random.Random`.
+        """
+        check_turn(view, actions, rng)
+        me = view.own
+        if me is None:
+            raise InvalidArgumentError("GreedyBot needs a seat's view, not a spectator's")
+        if len(actions) == 1:
+            return actions[0]
+        bonus = me.bonuses.counts
+        pull = _noble_pull(view.nobles, bonus)
+        cards = [card for row in view.board for card in row if card is not None]
+        cards += me.reserved
+        needs = [_need(card, bonus) for card in cards]
+
+        buys = [a for a in actions if isinstance(a, Buy)]
+        if buys:
+            demand = [0] * 5
+            for need in needs:
+                for c in range(5):
+                    if need[c]:
+                        demand[c] += 1
+            return _best(buys, lambda a: _buy_value(a, pull, demand), rng)
+
+        if not cards:
+            # No card left anywhere to aim at: only rules that let a game
+            # outlast its cards come here.
+            return actions[0]
+        held = me.tokens.counts
+        # The target: the least missing tokens, a little less for points and nobles.
+        ranks = [
+            _missing(need, held) - 0.5 * card.points - pull[_COLOUR[card.bonus]]
+            for card, need in zip(cards, needs, strict=True)
+        ]
+        lowest = min(ranks)
+        target = rng.choice([i for i, r in enumerate(ranks) if r == lowest])
+        target_need = needs[target]
+
+        def value(action: Take) -> float:
+            after = _after(held, action.gems.counts, action.returned.counts)
+            rest = sum(_missing(need, after) for need in needs)
+            return -10.0 * _missing(target_need, after) - 0.1 * rest
+
+        takes = [a for a in actions if isinstance(a, Take)]
+        best_take = _best(takes, value, rng) if takes else None
+        if best_take is not None and _missing(
+            target_need, _after(held, best_take.gems.counts, best_take.returned.counts)
+        ) < _missing(target_need, held):
+            return best_take
+        reserve = _reserve_of(actions, cards[target])
+        if reserve is not None:
+            return reserve
+        if best_take is not None:
+            return best_take
+        reserves = [a for a in actions if isinstance(a, Reserve | ReserveFromDeck)]
+        if reserves:
+            return reserves[rng.randrange(len(reserves))]
+        return actions[0]
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+_Seat = TypeVar("_Seat")
+
+
+def check_table(bots: Iterable[_Seat]) -> tuple[_Seat, ...]:
+    """The bots of a table, one per seat, read once; refused unless 2 to 4 of them."""
+    if isinstance(bots, str) or not isinstance(bots, Iterable):
+        raise InvalidArgumentError(
+            f"bots must be a sequence of bots, one per seat, got {type(bots).__name__}"
+        )
+    table = tuple(bots)
+    if not MIN_PLAYERS <= len(table) <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, one per seat, got {len(table)}"
+        )
+    return table
+
+
+def table_names(bots: Sequence[Bot], names: Iterable[str] | None) -> tuple[str, ...]:
+    """The names of a table's seats for its record: ``names``, or the bots' own names."""
+    if names is None:
+        return tuple(bot_name(bot) for bot in bots)
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    names = tuple(names)
+    if not all(isinstance(name, str) for name in names):
+        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+    return names
+
+
+def check_turn(view: object, actions: object, rng: object) -> None:
+    """Refuse arguments a built-in bot cannot choose from."""
+    if not isinstance(view, PlayerView):
+        raise InvalidArgumentError(f"a bot needs a PlayerView, got {type(view).__name__}")
+    if not isinstance(actions, Sequence) or isinstance(actions, str):
+        raise InvalidArgumentError(
+            f"a bot needs a sequence of actions, got {type(actions).__name__}"
+        )
+    if not actions:
+        raise InvalidArgumentError("a bot needs at least one legal action to choose from")
+    for action in actions:
+        if type(action) not in _ACTION_TYPES:
+            raise InvalidArgumentError(f"a bot can only choose among actions, got {action!r}")
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
+
+
+_COLOUR: Final = {gem: i for i, gem in enumerate(("white", "blue", "green", "red", "black"))}
+
+_Counts = tuple[int, ...]
+_A = TypeVar("_A", Take, Buy)
+
+
+def _need(card: Card, bonus: _Counts) -> _Counts:
+    """The tokens of each colour a card still costs after the bonuses."""
+    cost = card.cost.counts
+    return tuple(cost[c] - bonus[c] if cost[c] > bonus[c] else 0 for c in range(5))
+
+
+def _missing(need: _Counts, held: _Counts) -> int:
+    """The tokens still missing to pay ``need`` with ``held``, gold standing in."""
+    short = 0
+    for c in range(5):
+        if need[c] > held[c]:
+            short += need[c] - held[c]
+    return short - held[5] if short > held[5] else 0
+
+
+def _after(held: _Counts, gained: _Counts, returned: _Counts) -> _Counts:
+    return tuple(held[c] + gained[c] - returned[c] for c in range(6))
+
+
+def _noble_pull(nobles: Sequence[Noble], bonus: _Counts) -> list[float]:
+    """How much one more bonus of each colour brings the nearest nobles nearer (0 to 1)."""
+    pull = [0.0] * 5
+    for noble in nobles:
+        need = noble.requirement.counts
+        missing = sum(need[c] - bonus[c] for c in range(5) if need[c] > bonus[c])
+        for c in range(5):
+            if need[c] > bonus[c]:
+                pull[c] = max(pull[c], 1.0 / missing)
+    return pull
+
+
+def _buy_value(action: Buy, pull: Sequence[float], demand: Sequence[int]) -> float:
+    card = action.card
+    colour = _COLOUR[card.bonus]
+    points = card.points + (action.noble.points if action.noble is not None else 0)
+    payment = action.payment
+    gold = payment.counts[5] if payment is not None else 0
+    paid = payment.total if payment is not None else 0
+    return 10.0 * points + 3.0 * pull[colour] + 0.5 * demand[colour] - 2.0 * gold - 0.1 * paid
+
+
+def _reserve_of(actions: Sequence[Action], card: Card) -> Reserve | None:
+    """The listed reservation of ``card`` that gives back the least gold, if any."""
+    found = [a for a in actions if isinstance(a, Reserve) and a.card is card]
+    if not found:
+        return None
+    return min(found, key=lambda a: a.returned.counts[5])
+
+
+def _best(actions: Sequence[_A], value: Callable[[_A], float], rng: random.Random) -> _A:
+    """The action of highest value; ties broken with ``rng``."""
+    scored = [value(a) for a in actions]
+    top = max(scored)
+    best = [a for a, s in zip(actions, scored, strict=True) if s == top]
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+#: The built-in bots by the names the command line knows them by.
+BOTS: Final[Mapping[str, Callable[[], Bot]]] = MappingProxyType(
+    {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot}
+)
+
+
+def load_bot(spec: str) -> Bot:
+    """A bot from its name: a built-in one or ``module:attribute``.
+
+    Args:
+        spec: ``"random"`` or ``"greedy"`` (see :data:`BOTS`), or
+            ``"package.module:name"`` for a third-party bot: a class (made
+            with no arguments) or a function. The module is looked for on
+            the Python path (``sys.path``) and then in the current directory, so
+            ``"mybots:Hoarder"`` finds ``mybots.py`` where the command runs.
+
+    Returns:
+        The bot.
+
+    Raises:
+        InvalidArgumentError: for a ``spec`` that is not a str, an unknown
+            name, a module that cannot be imported (or fails while being
+            imported), an attribute that is not callable, a class that cannot
+            be made with no arguments, or a callable that cannot be called
+            with the three arguments of a bot.
+
+    >>> load_bot("greedy")
+    GreedyBot()
+    >>> load_bot("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ismcts, random or ...
+    """
+    if not isinstance(spec, str):
+        raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
+    if spec in BOTS:
+        return BOTS[spec]()
+    module_name, colon, attribute = spec.partition(":")
+    if not colon or not module_name or not attribute:
+        raise InvalidArgumentError(
+            f"unknown bot {spec!r}: use {', '.join(sorted(BOTS))} or module:name"
+        )
+    if module_name.startswith("."):
+        raise InvalidArgumentError(
+            f"cannot import {module_name!r} for bot {spec!r}: give an absolute module name"
+        )
+    try:
+        module = _import_here(module_name)
+    except Exception as error:  # the module's own code may raise anything while importing
+        raise InvalidArgumentError(
+            f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
+        ) from error
+    found = getattr(module, attribute, None)
+    if found is None or not callable(found):
+        raise InvalidArgumentError(f"{spec!r} is not a callable bot")
+    made: Callable[..., object]
+    if isinstance(found, type):
+        try:
+            instance: object = found()
+        except Exception as error:  # a third-party class's constructor may raise anything
+            raise InvalidArgumentError(
+                f"cannot make bot {spec!r}: {found.__name__}() raised "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        if not callable(instance):
+            raise InvalidArgumentError(
+                f"{spec!r} is not a bot: a {found.__name__} instance is not callable"
+            )
+        made = instance
+    else:
+        made = found
+    if not _takes_three_arguments(made):
+        raise InvalidArgumentError(
+            f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
+        )
+    return cast(Bot, made)
+
+
+def _import_here(module_name: str) -> ModuleType:
+    """Import a module from ``sys.path``, else from the current directory.
+
+    The current directory is on :data:`sys.path` under ``python -m`` but not
+    when a console script runs; it is added for this import only.
+    """
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        here = os.getcwd()
+        if error.name != module_name.partition(".")[0] or here in sys.path or "" in sys.path:
+            raise
+    sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.path.remove(here)
+
+
+def _takes_three_arguments(function: Callable[..., object]) -> bool:
+    """Whether ``function`` can be called with three positional arguments.
+
+    A callable whose signature Python cannot tell (some built-ins) gets the
+    benefit of the doubt.
+    """
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return True
+    try:
+        signature.bind(None, None, None)
+    except TypeError:
+        return False
+    return True
+
+
+def bot_name(bot: object) -> str:
+    """A short name for a bot: its ``name`` attribute, else its function or class name.
+
+    >>> bot_name(GreedyBot()), bot_name(lambda view, actions, rng: actions[0])
+    ('greedy', '<lambda>')
+    """
+    name = getattr(bot, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    name = getattr(bot, "__name__", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(bot).__name__
+
+
+def play_game(
+    bots: Sequence[Bot],
+    *,
+    seed: int | None = None,
+    rules: Rules | None = None,
+    names: Sequence[str] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> GameRecord:
+    """Play a whole seeded game between bots, one per seat.
+
+    Each turn the bot of the seat to move gets that seat's view, the legal
+    actions and its own :class:`random.Random`, seeded from ``seed`` and the
+    seat; so the same bots, seed and rules always play the same game.
+
+    Args:
+        bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
+        seed: the seed of the deal and of the bots' generators; ``None``
+            draws a random one (0 to 999,999,999), kept in the record's
+            ``seed`` so that the game can be played again.
+        rules: the rules to play under; the published rules by default.
+        names: a name per seat for the record; the bots' names by default.
+        max_turns: a safety bound: after this many turns an unfinished game
+            stops and its record is returned with ``result`` ``None``. Games
+            where nobody ever buys (two bots that only take gems) never end
+            by the rules.
+
+    Returns:
+        The game's record. ``record.result`` holds the winners, or ``None``
+        when the game stopped at ``max_turns``.
+
+    Raises:
+        InvalidArgumentError: for ``bots`` or ``names`` that are not
+            sequences, a wrong number of bots or names, a name that is not a
+            str, a bad seed, rules or ``max_turns``, or a bot that returns
+            something other than an action.
+        IllegalActionError: when a bot plays an illegal action (the message
+            names the turn, the seat and the reason).
+
+    >>> record = play_game([GreedyBot(), GreedyBot()], seed=7, names=["Ann", "Bo"])
+    >>> record.names, record.result is not None
+    (('Ann', 'Bo'), True)
+    >>> again = play_game([GreedyBot(), GreedyBot()])
+    >>> play_game([GreedyBot(), GreedyBot()], seed=again.seed) == again
+    True
+    """
+    bots = check_table(bots)
+    for bot in bots:
+        if not callable(bot):
+            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
+    if type(max_turns) is not int or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    names = table_names(bots, names)
+    if seed is None:
+        seed = random.SystemRandom().randrange(_SEED_BOUND)
+    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
+    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
+    for _ in range(max_turns):
+        state = record.final_state()
+        if state.is_over:
+            break
+        seat = state.current_player
+        actions = legal_actions(state)
+        action = bots[seat](view(state, seat), actions, rngs[seat])
+        if type(action) not in _ACTION_TYPES:
+            raise InvalidArgumentError(
+                f"the bot at seat {seat} ({bot_name(bots[seat])}) returned {action!r}, "
+                "not an action"
+            )
+        try:
+            record = record.append(action)
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                f"the bot at seat {seat} ({bot_name(bots[seat])}) played an illegal action: {error}"
+            ) from error
+    return record
