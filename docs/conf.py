@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 import types
 from collections.abc import Iterator
+from typing import Final
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -194,10 +195,28 @@ def _public_modules() -> Iterator[types.ModuleType]:
     for info in pkgutil.iter_modules(splendor.__path__, "splendor."):
         if info.name.rsplit(".", 1)[1].startswith("_"):
             continue
-        try:
-            yield importlib.import_module(info.name)
-        except Exception as error:  # reported by _check_every_name_documented
-            _IMPORT_ERRORS[info.name] = f"{type(error).__name__}: {error}"
+        if info.name in LAYERS:
+            # A layer's package holds modules: each of them has its page.
+            package = importlib.import_module(info.name)
+            for inner in pkgutil.iter_modules(package.__path__, f"{info.name}."):
+                if not inner.name.rsplit(".", 1)[1].startswith("_"):
+                    yield from _imported(inner.name)
+            continue
+        yield from _imported(info.name)
+
+
+#: The packages that only group the modules of one layer (no public names of their own).
+LAYERS: Final = frozenset(
+    f"splendor.{name}" for name in ("core", "formats", "draw", "players", "arena")
+)
+
+
+def _imported(name: str) -> Iterator[types.ModuleType]:
+    """The module ``name``, or nothing (its import error is kept to be reported)."""
+    try:
+        yield importlib.import_module(name)
+    except Exception as error:  # reported by _check_every_name_documented
+        _IMPORT_ERRORS[name] = f"{type(error).__name__}: {error}"
 
 
 def _canonical_names() -> dict[str, str]:

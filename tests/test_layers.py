@@ -276,3 +276,44 @@ def test_a_module_imports_only_its_packages_third_party_allow_list(module: str) 
         and not name.startswith("cpython")
     )
     assert outside == []
+
+
+def private_names_imported(module: str) -> Iterator[str]:
+    """``package.module._name`` for each private name ``module`` takes from another module.
+
+    A module whose own name starts with an underscore is a home for helpers
+    shared within its package: importing it, or its public names, is fine.
+    """
+    if module not in PYTHON:
+        return
+    for node in ast.walk(ast.parse(PYTHON[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.split(".")[0] != "splendor" or node.module == module:
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and f"{node.module}.{name}" not in MODULES:
+                    yield f"{node.module}.{name}"
+
+
+def test_the_walker_sees_a_private_name_taken_from_another_module() -> None:
+    assert "splendor._LAZY" not in MODULES
+    assert _resolve("splendor.core", "_counts") == "splendor.core._counts"
+
+
+@pytest.mark.parametrize("module", sorted(PYTHON))
+def test_no_private_name_is_imported_from_another_module(module: str) -> None:
+    assert list(private_names_imported(module)) == []
+
+
+ARCHITECTURE: Final = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+_ROW: Final = re.compile(r"^\| (\d+) \| `([\w.]+)` \| [^|]+ \| ([^|]+) \|$", re.MULTILINE)
+
+
+def test_the_architecture_page_shows_these_layers_and_allow_lists() -> None:
+    rows = _ROW.findall(ARCHITECTURE.read_text(encoding="utf-8"))
+    ranks = {package: int(rank) for rank, package, _ in rows}
+    assert ranks == RANKS
+    allowed = {package: frozenset(re.findall(r"`(\w+)`", third)) for _, package, third in rows}
+    # open_spiel is the import name pyspiel's package also answers to.
+    assert allowed == {package: names - {"open_spiel"} for package, names in THIRD_PARTY.items()}
