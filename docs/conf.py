@@ -9,10 +9,11 @@ must resolve), once as HTML and once with the ``doctest`` builder, which runs th
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 import types
 from collections.abc import Iterator
-from typing import Final
+from typing import Final, Protocol
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -21,6 +22,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.inspect import stringify_signature
+from sphinx.util.typing import stringify_annotation
 
 import splendor
 
@@ -39,7 +42,13 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    "sphinx_copybutton",
 ]
+# The copy button copies code without the ">>> " and "... " prompts, and for a
+# doctest only its input lines.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
@@ -171,8 +180,38 @@ def _drop_object_base(
     app: Sphinx, name: str, obj: object, options: object, bases: list[type]
 ) -> None:
     """No "Bases: object" line under a class that has no other base."""
-    if bases == [object]:
+    if bases == [object] or bases == [Protocol]:
         bases.clear()
+
+
+def _drop_empty_bases(app: Sphinx, doctree: nodes.document) -> None:
+    """Remove the "Bases:" line autodoc still writes when no base is left to show."""
+    for paragraph in list(doctree.findall(nodes.paragraph)):
+        if paragraph.astext().strip() == "Bases:":
+            paragraph.parent.remove(paragraph)
+
+
+def _protocol_signature(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str, str | None] | None:
+    """A callable protocol (``Bot``) shows how it is called, not ``(*args, **kwargs)``."""
+    if what != "class" or not isinstance(obj, type) or not getattr(obj, "_is_protocol", False):
+        return None
+    call = vars(obj).get("__call__")
+    if call is None:
+        return None
+    called = inspect.signature(call, eval_str=True)
+    parameters = list(called.parameters.values())[1:]  # without self
+    shown = called.replace(parameters=parameters)
+    text = stringify_signature(shown, unqualified_typehints=True, show_return_annotation=False)
+    returned = stringify_annotation(shown.return_annotation, "smart")
+    return text, returned
 
 
 # -- Re-exported names ------------------------------------------------------------
@@ -353,5 +392,7 @@ def setup(app: Sphinx) -> None:
     app.connect("autodoc-process-docstring", _save_attribute_docstring, priority=400)
     app.connect("autodoc-process-docstring", _restore_attribute_docstring, priority=600)
     app.connect("autodoc-process-bases", _drop_object_base)
+    app.connect("autodoc-process-signature", _protocol_signature)
+    app.connect("doctree-read", _drop_empty_bases)
     app.connect("doctree-read", _doctest_prompt_blocks)
     app.connect("env-check-consistency", _check_every_name_documented)
