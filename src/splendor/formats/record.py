@@ -15,6 +15,8 @@ from typing import Final
 
 import attrs
 
+from splendor.core._checks import LARGEST
+from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.deal import new_game
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -26,9 +28,9 @@ __all__ = ["MAX_SEED", "GameRecord"]
 
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 _STANDARD: Final = Rules()
-#: The largest magnitude of a record's seed (a signed 64-bit integer's): a
-#: seed is written out in full in JSON and in text records.
-MAX_SEED: Final = 2**63 - 1
+#: The largest magnitude of a record's seed, ``2**63 - 1`` (a signed 64-bit
+#: integer's): a seed is written out in full in JSON and in text records.
+MAX_SEED: Final = LARGEST
 
 
 def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
@@ -40,9 +42,9 @@ def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value:
 
 def _check_seed(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
     if type(value) is not int or not -MAX_SEED <= value <= MAX_SEED:
-        shown = f"{value!r}"[:60] if type(value) is not int or abs(value) < 10**40 else "too long"
         raise InvalidArgumentError(
-            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, got {shown}"
+            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, "
+            f"got {short_repr(value)}"
         )
 
 
