@@ -28,6 +28,7 @@ from typing import Any, Final, Literal, SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
+from splendor._optional import require
 from splendor.core._checks import LARGEST
 from splendor.core.deal import new_game
 from splendor.core.legal import legal_actions
@@ -38,7 +39,6 @@ from splendor.core.views import view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
-from splendor.rl._extras import require
 from splendor.rl._table import table
 from splendor.rl._text import describe
 from splendor.rl._turns import as_code, mask_of
