@@ -253,5 +253,5 @@ def test_action_strings() -> None:
     assert state.action_to_string(CHANCE, 0) == "card #1 (T1 W 0pt: 2R 1K)"
     assert state.action_to_string(CHANCE, 90).startswith("noble N1")
     dealt = _deal(game, 1)
-    assert "turn 0" in str(dealt)
+    assert str(dealt).startswith("Start of the game: player_0 to move\n")
     assert dealt.action_to_string(0, 0) == describe_code(0)

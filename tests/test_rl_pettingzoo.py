@@ -187,7 +187,7 @@ def test_render_modes() -> None:
     text = env.render()
     assert text is not None
     assert "player_0 to move" in text
-    assert "tier 3" in text
+    assert "Tier 3  16 in the deck" in text
     env = aec_env(players=2, render_mode="svg")
     env.reset(seed=2)
     picture = env.render()

@@ -20,6 +20,7 @@ pytest.importorskip("starlette")
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+import splendor.errors
 import splendor.server
 from splendor.cli import main as cli_main
 from splendor.server import MissingExtraError, require_extra
@@ -49,9 +50,20 @@ def test_a_missing_extra_is_named(
     with pytest.raises(MissingExtraError, match=r"no_such_package_here.*\[server\]"):
         require_extra()
     assert cli_main(["serve"], stdout=io.StringIO()) == 2
-    assert "pip install 'splendor-rules[server]'" in capsys.readouterr().err
+    assert 'pip install "splendor-rules[server]"' in capsys.readouterr().err
     assert splendor.server.main([]) == 2
-    assert "pip install 'splendor-rules[server]'" in capsys.readouterr().err
+    assert 'pip install "splendor-rules[server]"' in capsys.readouterr().err
+
+
+def test_the_servers_missing_extra_is_the_librarys_missing_extra_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(splendor.server, "_NEEDED", ("no_such_package_here",))
+    with pytest.raises(splendor.errors.MissingExtraError) as info:
+        require_extra()
+    assert info.value.extra == "server"
+    assert isinstance(info.value, ImportError)
+    assert MissingExtraError is splendor.errors.MissingExtraError
 
 
 def free_port() -> int:

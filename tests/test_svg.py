@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
+import attrs
 import pytest
 
 from splendor import (
@@ -18,6 +19,7 @@ from splendor import (
     render_svg,
     view,
 )
+from splendor.arena.tournament import round_robin
 from splendor.draw.svg import SvgImage
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -186,3 +188,18 @@ def test_only_states_and_views_are_drawn() -> None:
         render_svg("board")
     with pytest.raises(InvalidArgumentError, match="own seat"):
         render_svg(view(new_game(2, seed=1), 0), seat=1)
+
+
+def test_the_rating_plot_of_a_tournament_is_well_formed_whatever_the_names() -> None:
+    result = round_robin(["random", "greedy"], games=2, seed=1)
+    odd = "\x00\x1b<&"
+    renamed = tuple(attrs.evolve(r, name=f"{odd}{r.name}") for r in result.ratings)
+    root = ET.fromstring(attrs.evolve(result, ratings=renamed).render_svg())
+    shown = {"".join(element.itertext()) for element in root.iter(f"{SVG}text")}
+    assert "\ufffd\ufffd<&greedy" in shown
+    assert "\ufffd\ufffd<&random" in shown
+
+
+def test_the_picture_of_a_state_is_well_formed_whatever_the_names() -> None:
+    root = ET.fromstring(render_svg(new_game(2, seed=1), names=["\x00\x1b<&", "'\"Bo\"'"]))
+    assert {"\ufffd\ufffd<&", "'\"Bo\"'"} <= set(texts(root))

@@ -1,9 +1,12 @@
 """The exceptions raised by :mod:`splendor`.
 
 Every error the library raises on purpose derives from :class:`SplendorError`,
-so ``except splendor.SplendorError`` catches them all. Each concrete error
-also derives from :class:`ValueError`, the built-in error for a value that is
-wrong for the operation.
+so ``except splendor.SplendorError`` catches them all, those defined beside
+the code that raises them (in the command line, the server, the parallel
+runs) included. Most also derive from :class:`ValueError`, the built-in error
+for a value that is wrong for the operation; :class:`MissingExtraError`
+derives from :class:`ImportError` instead, and the errors of the command
+line's files and bots from neither.
 """
 
 from __future__ import annotations

@@ -22,13 +22,13 @@ process, the tasks go to that instance and it is left running.
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Final, TypeVar
 
-from splendor.errors import InvalidArgumentError, SplendorError
+from splendor._optional import require
+from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
 
 __all__ = ["LOCAL", "RayError", "run_tasks"]
 
@@ -132,11 +132,9 @@ def _run_processes(
 
 def _import_ray() -> ModuleType:
     try:
-        return importlib.import_module("ray")
-    except ImportError as error:
-        raise RayError(
-            "running on Ray needs Ray: install it with pip install 'splendor-rules[ray]'"
-        ) from error
+        return require("ray", "ray", "running on Ray")
+    except MissingExtraError as error:
+        raise RayError(str(error)) from error
 
 
 def _connect(module: ModuleType, address: str) -> bool:

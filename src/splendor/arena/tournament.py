@@ -42,6 +42,7 @@ from splendor.arena.parallel import run_tasks
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError
+from splendor.formats._xml import escape
 from splendor.players.bots import BOTS, DEFAULT_MAX_TURNS, Bot, load_bot, play_game
 
 __all__ = [
@@ -473,7 +474,7 @@ def _plot(ratings: Sequence[Rating], players: int, games: int) -> str:
         y = top + row * k + row / 2
         parts.append(
             f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{_escape(r.name)}</text>"
+            f"{escape(r.name)}</text>"
         )
         parts.append(
             f'<line x1="{x(r.low):.1f}" y1="{y:.1f}" x2="{x(r.high):.1f}" y2="{y:.1f}" '
@@ -495,10 +496,6 @@ def _tick_step(span: float) -> float:
         if raw <= multiple * power:
             return float(multiple * power)
     return float(10 * power)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns).

@@ -1,6 +1,8 @@
 """Small shape checks shared by :mod:`splendor.core.validation` and :mod:`splendor.core.views`.
 
-No name here is part of the public API.
+It also holds the library's one bound of an integer field, :data:`LARGEST`,
+which the formats (a record's seed, any integer of a JSON document) and the
+RL environments' seed draws use too. No name here is part of the public API.
 """
 
 from __future__ import annotations
@@ -8,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["LARGEST", "TIERS", "is_int", "shown", "tuple_of"]
+__all__ = ["LARGEST", "TIERS", "is_int", "tuple_of"]
 
 #: The tiers of the cards, in board and deck order.
 TIERS: Final = (1, 2, 3)
 
 
-#: The largest magnitude of an integer field: a signed 64-bit integer's. Larger
-#: numbers could not even be written out (Python refuses to turn an int of
-#: more than 4,300 digits into text).
+#: The largest magnitude of an integer field, ``2**63 - 1``: a signed 64-bit
+#: integer's. Larger numbers could not even be written out (Python refuses to
+#: turn an int of more than 4,300 digits into text).
 LARGEST: Final = 2**63 - 1
 
 
@@ -26,16 +28,6 @@ def is_int(value: object) -> bool:
     ``True`` and other subclasses of ``int`` are not.
     """
     return type(value) is int and -LARGEST <= value <= LARGEST
-
-
-def shown(value: object) -> str:
-    """``repr(value)``, cut to 60 characters, even for an int too long to write out."""
-    if type(value) is int and not -(10**40) < value < 10**40:
-        return "(an integer of more than 40 digits)"
-    try:
-        return repr(value)[:60]
-    except ValueError:  # a container of an int too long to write out
-        return f"(a {type(value).__name__})"
 
 
 def tuple_of(items: object, check: Callable[[object], bool]) -> bool:

@@ -13,7 +13,8 @@ from typing import Final
 
 import attrs
 
-from splendor.core._checks import TIERS, is_int, shown
+from splendor.core._checks import TIERS, is_int
+from splendor.core._messages import short_repr
 from splendor.core.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.core.gems import GEMS, Tokens
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -100,7 +101,7 @@ def _fail(invariant: str, message: str) -> InvalidStateError:
 
 def _check_shape(state: GameState) -> None:
     if not isinstance(state.rules, Rules):
-        raise _fail("shape", f"rules must be a Rules, got {shown(state.rules)}")
+        raise _fail("shape", f"rules must be a Rules, got {short_repr(state.rules)}")
     numbers = [getattr(state.rules, field.name) for field in attrs.fields(Rules)]
     flat = [n for value in numbers for n in (value if type(value) is tuple else (value,))]
     if not all(is_int(n) for n in flat):
@@ -138,7 +139,7 @@ def _check_shape(state: GameState) -> None:
 
 def _check_player_shape(who: str, player: PlayerState) -> None:
     if type(player) is not PlayerState:
-        raise _fail("shape", f"{who} is not a PlayerState: {shown(player)}")
+        raise _fail("shape", f"{who} is not a PlayerState: {short_repr(player)}")
     for name in ("tokens", "bonuses"):
         if type(getattr(player, name)) is not Tokens:
             raise _fail("shape", f"{who}'s {name} must be Tokens")

@@ -33,7 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from splendor.core._checks import TIERS, is_int, shown, tuple_of
+from splendor.core._checks import TIERS, is_int, tuple_of
+from splendor.core._messages import short_repr
 from splendor.core._table_fields import TableAccessors
 from splendor.core.actions import Action
 from splendor.core.components import CARDS, Card, Noble, is_game_card, is_game_noble, tier_index
@@ -518,9 +519,9 @@ def _shape_problem(player_view: PlayerView) -> str | None:
     """What field of a view has the wrong type, or ``None`` when all are right."""
     v = player_view
     if not isinstance(v.rules, Rules):
-        return f"rules must be a Rules, got {shown(v.rules)}"
+        return f"rules must be a Rules, got {short_repr(v.rules)}"
     if v.seat is not None and not is_int(v.seat):
-        return f"seat must be None or an int, got {shown(v.seat)}"
+        return f"seat must be None or an int, got {short_repr(v.seat)}"
     own = v.own
     if own is not None and (
         type(own) is not PlayerState
@@ -545,20 +546,20 @@ def _shape_problem(player_view: PlayerView) -> str | None:
         ):
             return f"player {i} must be a PublicPlayer with fields of the right types"
     if type(v.bank) is not Tokens or not tuple_of(v.bank.counts, is_int):
-        return f"bank must be Tokens, got {shown(v.bank)}"
+        return f"bank must be Tokens, got {short_repr(v.bank)}"
     if type(v.board) is not tuple or not all(
         tuple_of(row, lambda card: card is None or is_game_card(card)) for row in v.board
     ):
         return "board must be a tuple of rows of the game's cards or None"
     if not tuple_of(v.deck_sizes, is_int):
-        return f"deck_sizes must be a tuple of int, got {shown(v.deck_sizes)}"
+        return f"deck_sizes must be a tuple of int, got {short_repr(v.deck_sizes)}"
     if not tuple_of(v.nobles, is_game_noble):
         return "nobles must be a tuple of the game's nobles"
     for name in ("current_player", "turn", "passes"):
         if not is_int(getattr(v, name)):
-            return f"{name} must be an int within 64 bits, got {shown(getattr(v, name))}"
+            return f"{name} must be an int within 64 bits, got {short_repr(getattr(v, name))}"
     if not tuple_of(v.winners, is_int):
-        return f"winners must be a tuple of int, got {shown(v.winners)}"
+        return f"winners must be a tuple of int, got {short_repr(v.winners)}"
     return None
 
 

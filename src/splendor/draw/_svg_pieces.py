@@ -1,4 +1,4 @@
-"""The pieces of the SVG pictures: tokens, cards, nobles, labels, and XML escaping.
+"""The pieces of the SVG pictures: tokens, cards, nobles, labels, and XML quoting.
 
 Internal to :mod:`splendor.draw.svg`, which lays the pieces out; the names are
 public only to it. Each piece is drawn at its native size at ``(x, y)``;
@@ -7,11 +7,11 @@ cards and nobles take a ``scale``.
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Gem
+from splendor.formats._xml import escape
 
 __all__ = [
     "CARD_H",
@@ -35,24 +35,10 @@ __all__ = [
     "token",
 ]
 
-# Characters XML 1.0 does not allow anywhere in a document, even as references:
-# the C0 controls but tab, newline and carriage return, lone surrogates, U+FFFE, U+FFFF.
-_NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def escape(text: str) -> str:
-    """``text`` with ``&``, ``<`` and ``>`` written as XML entities.
-
-    Characters XML 1.0 forbids become U+FFFD (the replacement character), so
-    the document stays well-formed whatever the text holds.
-    """
-    text = _NOT_XML.sub("\ufffd", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
 
 def quoteattr(value: str) -> str:
     """``value`` as a double-quoted XML attribute value."""
-    return '"' + escape(value).replace('"', "&quot;") + '"'
+    return '"' + escape(value) + '"'
 
 
 # Fill colour and the colour of text drawn on it, per gem.

@@ -32,6 +32,8 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
 from cattrs.v import format_exception
 
+from splendor.core._checks import LARGEST
+from splendor.core._messages import short_repr
 from splendor.errors import SplendorError
 
 __all__ = [
@@ -59,7 +61,7 @@ _T = TypeVar("_T")
 #: How many problems one document reports at most; loading stops at the next one.
 MAX_PROBLEMS: Final = 100
 #: The largest magnitude of an integer read (a signed 64-bit integer's).
-MAX_INTEGER: Final = 2**63 - 1
+MAX_INTEGER: Final = LARGEST
 
 
 class Invalid(ValueError):
@@ -102,13 +104,13 @@ def found(error: BaseException) -> bool:
 
 
 def number(value: int) -> str:
-    """An integer as text, or a few words for one too long to show."""
-    return str(value) if abs(value) < 10**40 else "(a number of more than 40 digits)"
+    """An integer as text, or a few words for one too long to show (see ``short_repr``)."""
+    return short_repr(value)
 
 
-def quoted(text: str, *, limit: int = 30) -> str:
+def quoted(text: str, *, limit: int = 32) -> str:
     """A string as JSON, cut to ``limit`` characters (``...`` marks a cut)."""
-    return json.dumps(text[:limit]) + ("..." if len(text) > limit else "")
+    return short_repr(text, limit, write=json.dumps)
 
 
 def shown(value: object) -> str:
@@ -127,7 +129,9 @@ def kind(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return f"the number {number(value)}"
+        text = number(value)
+        # An int too long to show is described in words, which need no "the number".
+        return f"the number {text}" if text.lstrip("-").isdigit() else text
     if isinstance(value, float):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -367,5 +371,6 @@ def describe(error: BaseException, cls: type | None) -> str:
     if isinstance(error, KeyError):
         return "required field missing"
     if isinstance(error, ForbiddenExtraKeysError):
-        return f"unknown field(s) {', '.join(repr(k)[:40] for k in sorted(error.extra_fields))}"
+        fields = ", ".join(short_repr(k, 40) for k in sorted(error.extra_fields))
+        return f"unknown field(s) {fields}"
     return format_exception(error, cls)

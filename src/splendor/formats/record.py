@@ -15,6 +15,8 @@ from typing import Final
 
 import attrs
 
+from splendor.core._checks import LARGEST
+from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.deal import new_game
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -26,34 +28,32 @@ __all__ = ["MAX_SEED", "GameRecord"]
 
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 _STANDARD: Final = Rules()
-#: The largest magnitude of a record's seed (a signed 64-bit integer's): a
-#: seed is written out in full in JSON and in text records.
-MAX_SEED: Final = 2**63 - 1
+#: The largest magnitude of a record's seed, ``2**63 - 1`` (a signed 64-bit
+#: integer's): a seed is written out in full in JSON and in text records.
+MAX_SEED: Final = LARGEST
 
 
-def _check_players(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+def _check_players(value: object) -> None:
     if type(value) is not int or not MIN_PLAYERS <= value <= MAX_PLAYERS:
         raise InvalidArgumentError(
             f"GameRecord.players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {value!r}"
         )
 
 
-def _check_seed(instance: GameRecord, attribute: attrs.Attribute[int], value: object) -> None:
+def _check_seed(value: object) -> None:
     if type(value) is not int or not -MAX_SEED <= value <= MAX_SEED:
-        shown = f"{value!r}"[:60] if type(value) is not int or abs(value) < 10**40 else "too long"
         raise InvalidArgumentError(
-            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, got {shown}"
+            f"GameRecord.seed must be an int from -(2**63 - 1) to 2**63 - 1, "
+            f"got {short_repr(value)}"
         )
 
 
-def _check_rules(instance: GameRecord, attribute: attrs.Attribute[Rules], value: object) -> None:
+def _check_rules(value: object) -> None:
     if not isinstance(value, Rules):
         raise InvalidArgumentError(f"GameRecord.rules must be a splendor.Rules, got {value!r}")
 
 
-def _check_actions(
-    instance: GameRecord, attribute: attrs.Attribute[tuple[Action, ...]], value: object
-) -> None:
+def _check_actions(value: object) -> None:
     if type(value) is not tuple:
         raise InvalidArgumentError(f"GameRecord.actions must be a tuple, got {value!r}")
     for i, action in enumerate(value):
@@ -65,40 +65,35 @@ def _check_action(action: object, index: int) -> None:
         raise InvalidArgumentError(f"GameRecord.actions[{index}] is not an action: {action!r}")
 
 
-def _check_names(
-    instance: GameRecord, attribute: attrs.Attribute[tuple[str, ...] | None], value: object
-) -> None:
+def _check_names(value: object, players: int) -> None:
     if value is None:
         return
     if type(value) is not tuple or not all(type(name) is str for name in value):
         raise InvalidArgumentError(
             f"GameRecord.names must be None or a tuple of str, got {value!r}"
         )
-    if len(value) != instance.players:
+    if len(value) != players:
         raise InvalidArgumentError(
-            f"GameRecord.names must name each of the {instance.players} players, "
-            f"got {len(value)} name(s)"
+            f"GameRecord.names must name each of the {players} players, got {len(value)} name(s)"
         )
 
 
-def _check_result(
-    instance: GameRecord, attribute: attrs.Attribute[tuple[int, ...] | None], value: object
-) -> None:
+def _check_result(value: object, players: int) -> None:
     if value is None:
         return
     if (
         type(value) is not tuple
         or not value
-        or not all(type(seat) is int and 0 <= seat < instance.players for seat in value)
+        or not all(type(seat) is int and 0 <= seat < players for seat in value)
         or list(value) != sorted(set(value))
     ):
         raise InvalidArgumentError(
             "GameRecord.result must be None or the winning seats in increasing order "
-            f"(each 0 to {instance.players - 1}), got {value!r}"
+            f"(each 0 to {players - 1}), got {value!r}"
         )
 
 
-@attrs.frozen
+@attrs.frozen(init=False)
 class GameRecord:
     """A whole game as its setup and the actions played: replayable and storable.
 
@@ -137,16 +132,34 @@ class GameRecord:
             out of range (the actions themselves are checked on replay).
     """
 
-    players: int = attrs.field(validator=_check_players)
-    seed: int = attrs.field(validator=_check_seed)
-    rules: Rules = attrs.field(default=_STANDARD, validator=_check_rules)
-    actions: tuple[Action, ...] = attrs.field(default=(), validator=_check_actions)
-    names: tuple[str, ...] | None = attrs.field(default=None, validator=_check_names)
-    result: tuple[int, ...] | None = attrs.field(default=None, validator=_check_result)
-    # The final state once computed: equal records have equal final states.
-    _final: GameState | None = attrs.field(
-        default=None, init=False, repr=False, eq=False, hash=False
+    players: int
+    seed: int
+    rules: Rules = _STANDARD
+    actions: tuple[Action, ...] = ()
+    names: tuple[str, ...] | None = None
+    result: tuple[int, ...] | None = None
+    # The final state once computed, in a box of at most one item so that a
+    # frozen record can remember it; equal records have equal final states.
+    _final: list[GameState] = attrs.field(
+        factory=list, init=False, repr=False, eq=False, hash=False
     )
+
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        rules: Rules = _STANDARD,
+        actions: tuple[Action, ...] = (),
+        names: tuple[str, ...] | None = None,
+        result: tuple[int, ...] | None = None,
+    ) -> None:
+        _check_players(players)
+        _check_seed(seed)
+        _check_rules(rules)
+        _check_actions(actions)
+        _check_names(names, players)
+        _check_result(result, players)
+        self.__attrs_init__(players, seed, rules, actions, names, result)
 
     @classmethod
     def start(
@@ -176,7 +189,7 @@ class GameRecord:
         0
         """
         record = cls(players, seed, _STANDARD if rules is None else rules, (), names)
-        record._cache(record.initial_state())
+        record._final.append(record.initial_state())
         return record
 
     def initial_state(self) -> GameState:
@@ -210,7 +223,7 @@ class GameRecord:
         for index, action in enumerate(self.actions):
             states.append(play_turn(states[-1], action, index))
         check_result(self.result, len(self.actions), states[-1])
-        self._cache(states[-1])
+        self._final[:] = [states[-1]]
         return tuple(states)
 
     def state_at(self, turn: int) -> GameState:
@@ -257,14 +270,14 @@ class GameRecord:
             IllegalActionError: as :meth:`replay` does.
             InvalidArgumentError: as :meth:`replay` does.
         """
-        if self._final is None:
-            state = self.initial_state()
-            for index, action in enumerate(self.actions):
-                state = play_turn(state, action, index)
-            check_result(self.result, len(self.actions), state)
-            self._cache(state)
-            return state
-        return self._final
+        if self._final:
+            return self._final[0]
+        state = self.initial_state()
+        for index, action in enumerate(self.actions):
+            state = play_turn(state, action, index)
+        check_result(self.result, len(self.actions), state)
+        self._final[:] = [state]
+        return state
 
     def append(self, action: Action) -> GameRecord:
         """The record with one more action, checked against the rules.
@@ -284,15 +297,17 @@ class GameRecord:
         """
         state = play_turn(self.final_state(), action, len(self.actions))
         # The fields are this record's, already checked, and the new action,
-        # which apply checked: the actions are not checked again, so recording
-        # a game of n turns checks n actions, not n * n / 2.
-        record: GameRecord = object.__new__(GameRecord)
-        changes = {"actions": (*self.actions, action), "result": state.winners or None}
-        for field in attrs.fields(GameRecord):
-            value = changes.get(field.name, getattr(self, field.name))
-            object.__setattr__(record, field.name, value)
-        record._cache(state)
+        # which apply checked: attrs' own initialiser builds the record without
+        # the checks of __init__, so recording a game of n turns checks n
+        # actions, not n * n / 2.
+        record = GameRecord.__new__(GameRecord)
+        record.__attrs_init__(
+            self.players,
+            self.seed,
+            self.rules,
+            (*self.actions, action),
+            self.names,
+            state.winners or None,
+        )
+        record._final.append(state)
         return record
-
-    def _cache(self, state: GameState) -> None:
-        object.__setattr__(self, "_final", state)

@@ -26,8 +26,8 @@ from splendor.core.actions import Action
 from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.errors import IllegalActionError, InvalidArgumentError, NotationError, SplendorError
+from splendor.formats._action_notation import format_action, parse_action
 from splendor.formats._notation_parser import excerpt
-from splendor.formats.notation import format_action, parse_action
 from splendor.formats.record import GameRecord
 
 __all__ = ["MAX_RECORD_LENGTH", "format_record", "parse_record"]

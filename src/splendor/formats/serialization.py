@@ -50,6 +50,7 @@ from cattrs.preconf.json import make_converter as _make_json_converter
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import transform_error
 
+from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import (
     CARDS_BY_ID,
@@ -524,6 +525,5 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
 
 
 def _short(error: BaseException) -> str:
-    """The message of ``error``, cut to 200 characters."""
-    text = str(error)
-    return text if len(text) <= 200 else text[:200] + "..."
+    """The message of ``error``, cut to about 200 characters."""
+    return short_repr(str(error), 203, write=str)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from splendor.rl._extras import require
+from splendor._optional import require
 
 require("numpy", "rl", "splendor.rl")
 

@@ -28,6 +28,8 @@ from typing import Any, Final, Literal, SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
+from splendor._optional import require
+from splendor.core._checks import LARGEST
 from splendor.core.deal import new_game
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
@@ -37,7 +39,6 @@ from splendor.core.views import view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
-from splendor.rl._extras import require
 from splendor.rl._table import table
 from splendor.rl._text import describe
 from splendor.rl._turns import as_code, mask_of
@@ -150,12 +151,12 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         """
         super().reset(seed=seed)
         rng = self.np_random
-        game_seed = int(rng.integers(2**63 - 1))
+        game_seed = int(rng.integers(LARGEST))
         if self._fixed_seat is None:
             self.seat = int(rng.integers(self.players))
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = dict(zip(others, self._opponents, strict=True))
-        self._rngs = {s: random.Random(int(rng.integers(2**63 - 1))) for s in others}
+        self._rngs = {s: random.Random(int(rng.integers(LARGEST))) for s in others}
         state = self._bots_play(new_game(self.players, seed=game_seed, rules=self.rules))
         self._table.start(state)
         self._over = bool(state.winners) or state.turn >= self.max_turns

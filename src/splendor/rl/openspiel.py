@@ -54,6 +54,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
+from splendor._optional import require
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck
 from splendor.core.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card
 from splendor.core.gems import Tokens
@@ -63,7 +64,6 @@ from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import InvalidArgumentError
 from splendor.formats import encoding
-from splendor.rl._extras import require
 from splendor.rl.observations import observation_shape, observe_state
 
 require("pyspiel", "openspiel", "splendor.rl.openspiel")

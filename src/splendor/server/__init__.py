@@ -22,13 +22,13 @@ and say so when it is missing.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from splendor.errors import SplendorError
+from splendor._optional import require
+from splendor.errors import MissingExtraError
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -49,21 +49,16 @@ DEFAULT_DB = "splendor.db"
 _NEEDED = ("starlette", "uvicorn", "websockets")
 
 
-class MissingExtraError(SplendorError, ImportError):
-    """A package of the ``[server]`` extra is not installed."""
-
-
 def require_extra() -> None:
     """Check that the packages of the ``[server]`` extra are installed.
 
     Raises:
-        MissingExtraError: naming the missing packages and how to install them.
+        MissingExtraError: naming a missing package and how to install the
+            extra (the library's one :class:`splendor.errors.MissingExtraError`,
+            importable from here too).
     """
-    missing = [name for name in _NEEDED if importlib.util.find_spec(name) is None]
-    if missing:
-        raise MissingExtraError(
-            f"the server needs {', '.join(missing)}: pip install 'splendor-rules[server]'"
-        )
+    for name in _NEEDED:
+        require(name, "server", "the server")
 
 
 def create_app(
