@@ -182,6 +182,11 @@ def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
     assert len(played) == len(jobs)
 
 
+def test_simulate_deals_game_i_with_seed_times_1000003_plus_i() -> None:
+    results = [simulate_one((("greedy", "random"), 3, index, True, 4)) for index in range(3)]
+    assert [result.seed for result in results] == [3000009, 3000010, 3000011]
+
+
 def test_simulate_rejects_a_bot_per_seat_mismatch() -> None:
     code, _ = run("simulate", "--players", "3", "--bots", "greedy", "random")
     assert code == 2

@@ -87,6 +87,29 @@ def test_simulate_json_to_standard_output_has_names_seats_and_integer_wins(here:
     assert not (here / "-").exists()
 
 
+def test_simulate_takes_a_bot_with_options_as_the_tournament_does() -> None:
+    argv = ["simulate", "-n", "2", "-q", "--bots", "ismcts:iterations=5", "random", "--json", "-"]
+    code, text = run(*argv)
+    assert code == 0
+    ismcts, random_bot = json.loads(text)["bots"]
+    assert (ismcts["bot"], ismcts["spec"]) == ("ismcts", "ismcts:iterations=5")
+    assert (random_bot["bot"], random_bot["spec"]) == ("random", "random")
+
+
+def test_a_bot_with_options_from_the_current_directory(here: Path) -> None:
+    (here / "mybots_options.py").write_text(
+        "class Picky:\n"
+        "    def __init__(self, index=0):\n"
+        "        self.index = index\n"
+        "    def __call__(self, view, actions, rng):\n"
+        "        return actions[min(self.index, len(actions) - 1)]\n",
+        encoding="utf-8",
+    )
+    bot = load_bot("mybots_options:Picky:index=2")
+    assert type(bot).__name__ == "Picky"
+    assert bot.index == 2  # type: ignore[attr-defined]  # a class of the test's own
+
+
 def test_the_same_bot_twice_is_told_apart_by_seat(here: Path) -> None:
     code, text = run("simulate", "-n", "2", "-q", "--no-color", "--bots", "greedy")
     assert code == 0

@@ -45,7 +45,7 @@ class GuardedBot:
     ending in a traceback (``--traceback`` shows the bot's own).
 
     Args:
-        spec: the bot's name on the command line (see :func:`~splendor.players.bots.load_bot`).
+        spec: the bot's spec on the command line (see :func:`~splendor.players.bots.load_bot`).
         seed: the seed of the game it plays, for the message.
     """
 
@@ -136,11 +136,14 @@ def add_players_option(
 def add_bot_options(
     parser: argparse.ArgumentParser, default: Sequence[str] | None, what: str, default_text: str
 ) -> None:
-    """Add ``--bots``: built-in bot names or ``module:name``."""
+    """Add ``--bots``: bot specs, read by :func:`~splendor.players.bots.load_bot`."""
     parser.add_argument(
         "--bots",
         nargs="+",
         default=None if default is None else list(default),
         metavar="BOT",
-        help=f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text})",
+        help=(
+            f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text}); "
+            "each may take options after a colon (ismcts:iterations=200,seed=3)"
+        ),
     )
