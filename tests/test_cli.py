@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import random
@@ -72,6 +73,19 @@ def test_no_command_takes_the_bots_and_player_count() -> None:
     code, text = run("--no-color", "--seed", "2", "--players", "3", "--bots", "random")
     assert code == 0
     assert "P2 random" in text
+
+
+def test_the_package_documentation_lists_every_command() -> None:
+    import splendor.cli
+    from splendor.cli.parser import build_parser
+
+    parser = build_parser()
+    commands = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    assert len(commands.choices) == 6
+    for name in commands.choices:
+        assert f"* ``splendor {name}" in (splendor.cli.__doc__ or "")
 
 
 def test_the_module_runs_as_a_program() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from splendor import GreedyBot, SplendorError, play_game
 from splendor.cli import main
-from splendor.errors import BotError
+from splendor.cli.errors import BotError
 from splendor.players.bots import load_bot
 
 HOARDER = '''\
@@ -148,6 +148,19 @@ def test_the_installed_command_finds_a_bot_in_the_current_directory(tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert "hoarder" in done.stdout
+
+
+def test_the_command_lines_errors_live_in_the_cli_package() -> None:
+    import splendor.cli
+    import splendor.errors
+    from splendor.cli import errors
+
+    for name in ("BotError", "FileError", "UsageError"):
+        error = getattr(errors, name)
+        assert issubclass(error, SplendorError)
+        assert getattr(splendor.cli, name) is error
+        assert error.__module__ == "splendor.cli.errors"
+        assert not hasattr(splendor.errors, name)
 
 
 def test_a_bot_error_keeps_its_trace_across_processes() -> None:
