@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import random
@@ -72,6 +73,19 @@ def test_no_command_takes_the_bots_and_player_count() -> None:
     code, text = run("--no-color", "--seed", "2", "--players", "3", "--bots", "random")
     assert code == 0
     assert "P2 random" in text
+
+
+def test_the_package_documentation_lists_every_command() -> None:
+    import splendor.cli
+    from splendor.cli.parser import build_parser
+
+    parser = build_parser()
+    commands = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    assert len(commands.choices) == 6
+    for name in commands.choices:
+        assert f"* ``splendor {name}" in (splendor.cli.__doc__ or "")
 
 
 def test_the_module_runs_as_a_program() -> None:
@@ -180,6 +194,11 @@ def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
     monkeypatch.setattr(fast, "COMPILED", True)
     simulate_one((("random", "ismcts"), 7, 0, True, 2))
     assert len(played) == len(jobs)
+
+
+def test_simulate_deals_game_i_with_seed_times_1000003_plus_i() -> None:
+    results = [simulate_one((("greedy", "random"), 3, index, True, 4)) for index in range(3)]
+    assert [result.seed for result in results] == [3000009, 3000010, 3000011]
 
 
 def test_simulate_rejects_a_bot_per_seat_mismatch() -> None:

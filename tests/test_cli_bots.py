@@ -13,7 +13,7 @@ import pytest
 
 from splendor import GreedyBot, SplendorError, play_game
 from splendor.cli import main
-from splendor.errors import BotError
+from splendor.cli.errors import BotError
 from splendor.players.bots import load_bot
 
 HOARDER = '''\
@@ -87,6 +87,29 @@ def test_simulate_json_to_standard_output_has_names_seats_and_integer_wins(here:
     assert not (here / "-").exists()
 
 
+def test_simulate_takes_a_bot_with_options_as_the_tournament_does() -> None:
+    argv = ["simulate", "-n", "2", "-q", "--bots", "ismcts:iterations=5", "random", "--json", "-"]
+    code, text = run(*argv)
+    assert code == 0
+    ismcts, random_bot = json.loads(text)["bots"]
+    assert (ismcts["bot"], ismcts["spec"]) == ("ismcts", "ismcts:iterations=5")
+    assert (random_bot["bot"], random_bot["spec"]) == ("random", "random")
+
+
+def test_a_bot_with_options_from_the_current_directory(here: Path) -> None:
+    (here / "mybots_options.py").write_text(
+        "class Picky:\n"
+        "    def __init__(self, index=0):\n"
+        "        self.index = index\n"
+        "    def __call__(self, view, actions, rng):\n"
+        "        return actions[min(self.index, len(actions) - 1)]\n",
+        encoding="utf-8",
+    )
+    bot = load_bot("mybots_options:Picky:index=2")
+    assert type(bot).__name__ == "Picky"
+    assert bot.index == 2  # type: ignore[attr-defined]  # a class of the test's own
+
+
 def test_the_same_bot_twice_is_told_apart_by_seat(here: Path) -> None:
     code, text = run("simulate", "-n", "2", "-q", "--no-color", "--bots", "greedy")
     assert code == 0
@@ -125,6 +148,19 @@ def test_the_installed_command_finds_a_bot_in_the_current_directory(tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert "hoarder" in done.stdout
+
+
+def test_the_command_lines_errors_live_in_the_cli_package() -> None:
+    import splendor.cli
+    import splendor.errors
+    from splendor.cli import errors
+
+    for name in ("BotError", "FileError", "UsageError"):
+        error = getattr(errors, name)
+        assert issubclass(error, SplendorError)
+        assert getattr(splendor.cli, name) is error
+        assert error.__module__ == "splendor.cli.errors"
+        assert not hasattr(splendor.errors, name)
 
 
 def test_a_bot_error_keeps_its_trace_across_processes() -> None:

@@ -20,6 +20,7 @@ from splendor import (
     view,
 )
 from splendor.core.state import GameState
+from splendor.players import bots
 from splendor.players.bots import BOTS, load_bot
 from splendor.players.ismcts import ISMCTSBot
 
@@ -130,7 +131,7 @@ def test_it_is_registered_and_exported() -> None:
     assert BOTS["ismcts"] is ISMCTSBot
     assert isinstance(load_bot("ismcts"), ISMCTSBot)
     assert splendor.ISMCTSBot is ISMCTSBot
-    assert vars(splendor.players.bots)["ISMCTSBot"] is ISMCTSBot
+    assert vars(bots)["ISMCTSBot"] is ISMCTSBot
 
 
 def test_repr_shows_the_options_that_differ_from_the_defaults() -> None:

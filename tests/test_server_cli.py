@@ -26,6 +26,18 @@ from splendor.cli import main as cli_main
 from splendor.server import MissingExtraError, require_extra
 
 
+def test_the_default_database_is_named_once() -> None:
+    import inspect
+
+    from splendor.cli.parser import build_parser
+    from splendor.server import app, store
+
+    assert splendor.server.DEFAULT_DB is store.DEFAULT_DB == "splendor.db"
+    for function in (app.create_app, splendor.server.create_app, splendor.server.run):
+        assert inspect.signature(function).parameters["db"].default is store.DEFAULT_DB
+    assert build_parser().parse_args(["serve"]).db is store.DEFAULT_DB
+
+
 def test_splendor_serve_passes_its_options_to_run(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from splendor import GreedyBot, InvalidArgumentError, RandomBot, from_json
 from splendor.arena.parallel import RayError, run_tasks
+from splendor.arena.runs import game_seed
 from splendor.arena.selfplay import generate_records, read_records
 from splendor.arena.tournament import (
     GameResult,
@@ -20,6 +21,7 @@ from splendor.arena.tournament import (
     round_robin,
 )
 from splendor.formats.record import GameRecord
+from splendor.players import bots
 from splendor.players.ismcts import ISMCTSBot
 
 
@@ -42,6 +44,13 @@ class Options:
 
     def __call__(self, view: object, actions: list[object], rng: object) -> object:
         return actions[0]
+
+
+class Fails:
+    """A bot class whose constructor raises."""
+
+    def __init__(self, depth: int) -> None:
+        raise RuntimeError("no")
 
 
 # --- bot specs ----------------------------------------------------------------
@@ -72,6 +81,11 @@ def test_bad_specs_are_refused(spec: str) -> None:
         parse_bot_spec(spec if "=" in spec or not spec.strip() else spec + ",b=1")
 
 
+def test_the_tournament_reads_specs_with_the_one_reader_of_the_bots_module() -> None:
+    assert make_bot is bots.load_bot
+    assert parse_bot_spec is bots.parse_bot_spec
+
+
 def test_specs_make_bots_with_their_options() -> None:
     bot = make_bot("ismcts:iterations=30,seed=4,rollout=none")
     assert isinstance(bot, ISMCTSBot)
@@ -93,6 +107,8 @@ def test_specs_make_bots_with_their_options() -> None:
         ("greedy:depth=2", "bad options"),
         ("no_such_module_xyz:Bot:depth=1", "cannot import"),
         ("tests.test_tournament:missing:depth=1", "not a callable"),
+        ("tests.test_tournament:Fails:depth=1", r"Fails\(\.\.\.\) raised RuntimeError: no"),
+        ("tests.test_tournament:square:n=3", "is not a bot: a int instance is not callable"),
     ],
 )
 def test_specs_that_make_no_bot_get_the_library_error(spec: str, message: str) -> None:
@@ -194,6 +210,11 @@ def test_a_round_robin_rotates_seats_and_plays_every_table() -> None:
     # Rotated seatings of a table share their deal.
     first_table = [g for g in result.games if frozenset(g.entrants) == frozenset({0, 1})]
     assert first_table[0].seed == first_table[1].seed != first_table[2].seed
+    # Table t deals deal t * 10007 + g // 2 of the run's seeds.
+    assert [g.seed for g in result.games] == [
+        game_seed(2, table * 10_007 + g // 2) for table in range(3) for g in range(4)
+    ]
+    assert result.games[4].seed == 2 * 1_000_003 + 10_007
     assert [g.index for g in result.games] == list(range(12))
     for i in range(3):
         assert result.crosstable[i][i] is None
@@ -322,7 +343,8 @@ def test_records_are_written_one_json_line_per_game(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     assert len(lines) == 4
     records = [from_json(line, GameRecord) for line in lines]
-    assert [r.seed for r in records] == [7, 8, 9, 10]
+    assert [r.seed for r in records] == [7000021, 7000022, 7000023, 7000024]
+    assert [r.seed for r in records] == [game_seed(7, i) for i in range(4)]
     assert [r.names for r in records] == [("greedy", "random"), ("random", "greedy")] * 2
     assert all(r.result is not None for r in records)
     assert list(read_records(path)) == records

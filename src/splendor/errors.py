@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
-    "BotError",
     "EncodingError",
-    "FileError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
@@ -118,30 +116,6 @@ class SerializationError(SplendorError, ValueError):
 
 # The most characters of the message of a SerializationError.
 _MAX_MESSAGE = 20_000
-
-# The command line's errors (raised by :mod:`splendor.cli`).
-
-
-class FileError(SplendorError):
-    """A file given on the command line cannot be read or written."""
-
-
-class BotError(SplendorError):
-    """A bot given on the command line raised an exception while choosing its action.
-
-    Args:
-        message: what happened: the bot, its seat, the turn and the seed.
-        trace: the bot's own traceback as text (kept when the error crosses
-            from a worker process, where the original exception is lost).
-    """
-
-    def __init__(self, message: str, trace: str = "") -> None:
-        super().__init__(message, trace)
-        #: The bot's own traceback as text; empty when unknown.
-        self.trace = trace
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 class EncodingError(SplendorError, ValueError):

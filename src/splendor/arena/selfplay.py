@@ -8,8 +8,9 @@ read back by :func:`splendor.from_json` (or :func:`read_records`). An
 interrupted run keeps every game that had finished, and a run started again
 on the same file with ``resume=True`` plays only the games still missing.
 
-Game ``i`` is dealt with seed ``seed + i``; its seats rotate through the
-bots. The same arguments give the same records however the games are run;
+Game ``i`` is dealt with seed ``seed * 1000003 + i``
+(:func:`splendor.arena.runs.game_seed`, as for ``splendor simulate``); its
+seats rotate through the bots. The same arguments give the same records however the games are run;
 only the order of the lines follows the order the games finished in. Games
 between plain random and greedy bots are played in the compiled kernel when
 it is in use (:func:`splendor.fast.bot_record`), with the same records.
@@ -20,7 +21,7 @@ it is in use (:func:`splendor.fast.bot_record`), with the same records.
 >>> generate_records(path, ["greedy", "random"], games=3, seed=10)
 3
 >>> sorted(record.seed for record in read_records(path))
-[10, 11, 12]
+[10000030, 10000031, 10000032]
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 
 from splendor.arena.parallel import run_tasks
+from splendor.arena.runs import game_seed, kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
-from splendor.players.bots import DEFAULT_MAX_TURNS, play_game
+from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot, play_game
 
 __all__ = ["generate_records", "read_records"]
 
@@ -41,13 +43,13 @@ _Task = tuple[int, tuple[str, ...], int]
 
 
 def _play_task(task: _Task) -> str:
-    from splendor import fast
-    from splendor.arena.tournament import make_bot
     from splendor.formats.serialization import to_json
 
     seed, specs, max_turns = task
-    bots = [make_bot(spec) for spec in specs]
-    if fast.COMPILED and fast.bot_game_can_play(bots):
+    bots = [load_bot(spec) for spec in specs]
+    if kernel_plays(bots):
+        from splendor import fast
+
         # The same record, played in the kernel.
         return to_json(fast.bot_record(bots, seed=seed, max_turns=max_turns))
     return to_json(play_game(bots, seed=seed, max_turns=max_turns))
@@ -109,11 +111,12 @@ def generate_records(
 
     Args:
         path: the JSON Lines file; created when missing, appended to.
-        bots: bot specs (as for :func:`splendor.arena.tournament.make_bot`), one
+        bots: bot specs (as for :func:`splendor.players.bots.load_bot`), one
             per seat, or fewer to fill ``players`` seats in turn.
         games: how many games to play.
         players: seats per game; ``len(bots)`` by default.
-        seed: game ``i`` is dealt with seed ``seed + i``.
+        seed: the master seed: game ``i`` is dealt with seed
+            :func:`~splendor.arena.runs.game_seed`, ``seed * 1000003 + i``.
         workers: local processes to play on.
         ray: run the games as Ray tasks: ``"local"`` or a cluster's address.
         resume: skip the games whose seed already has a complete line in
@@ -145,10 +148,11 @@ def generate_records(
     done = _done_seeds(path) if resume else set()
     tasks: list[_Task] = []
     for i in range(games):
-        if seed + i in done:
+        this_seed = game_seed(seed, i)
+        if this_seed in done:
             continue
         seated = tuple(specs[(i + seat) % len(specs)] for seat in range(players))
-        tasks.append((seed + i, seated, max_turns))
+        tasks.append((this_seed, seated, max_turns))
     written = 0
     with open(path, "a", encoding="utf-8") as out:
         for _, line in run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress):

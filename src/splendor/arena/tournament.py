@@ -17,7 +17,9 @@ guide).
 
 Bots are given as specs: a name from :data:`splendor.players.bots.BOTS`, or
 ``module:attribute``, optionally followed by ``:`` and options passed to
-the bot's class, such as ``"ismcts:iterations=200,seed=3"``.
+the bot's class, such as ``"ismcts:iterations=200,seed=3"``; they are read
+by :func:`splendor.players.bots.load_bot` (here also as :func:`make_bot`),
+as everywhere else.
 
 >>> from splendor.arena.tournament import round_robin
 >>> result = round_robin(["random", "greedy"], games=4, seed=1)
@@ -29,21 +31,22 @@ the bot's class, such as ``"ismcts:iterations=200,seed=3"``.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 import math
 from collections.abc import Callable, Sequence
-from typing import Final, cast
+from typing import Final
 
 import attrs
 
 from splendor.arena.parallel import run_tasks
+from splendor.arena.runs import game_seed, kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.players.bots import BOTS, DEFAULT_MAX_TURNS, Bot, load_bot, play_game
+from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec, play_game
+from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
     "GameResult",
@@ -60,96 +63,8 @@ __all__ = [
 _ELO: Final = 400.0 / math.log(10.0)
 _Z95: Final = 1.959963984540054
 _MEAN: Final = 1500.0
-_Options = dict[str, int | float | bool | str]
-
-
-def parse_bot_spec(spec: str) -> tuple[str, _Options]:
-    """Split a bot spec into the bot's name and its options.
-
-    The options follow the last ``:`` as comma-separated ``key=value``
-    pairs; values are read as ``int``, ``float``, ``true``/``false``
-    (as ``bool``), or else kept as text.
-
-    >>> parse_bot_spec("ismcts:iterations=200,seed=3")
-    ('ismcts', {'iterations': 200, 'seed': 3})
-    >>> parse_bot_spec("mybots.strong:Bot:depth=2,greedy=true")
-    ('mybots.strong:Bot', {'depth': 2, 'greedy': True})
-    >>> parse_bot_spec("mybots.strong:Bot")
-    ('mybots.strong:Bot', {})
-
-    Raises:
-        InvalidArgumentError: for a spec that is not a non-empty str, or
-            options that are not ``key=value`` pairs with distinct keys.
-    """
-    if not isinstance(spec, str) or not spec.strip():
-        raise InvalidArgumentError(f"a bot spec is a non-empty str, got {spec!r}")
-    name, colon, tail = spec.rpartition(":")
-    if not colon or "=" not in tail:
-        return spec, {}
-    if not name:
-        raise InvalidArgumentError(f"bot spec {spec!r} has options but no bot name")
-    options: _Options = {}
-    for item in tail.split(","):
-        key, equals, text = item.partition("=")
-        key = key.strip()
-        if not equals or not key.isidentifier():
-            raise InvalidArgumentError(f"bot spec {spec!r}: {item!r} is not key=value")
-        if key in options:
-            raise InvalidArgumentError(f"bot spec {spec!r} gives {key!r} twice")
-        options[key] = _value(text.strip())
-    return name, options
-
-
-def _value(text: str) -> int | float | bool | str:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def make_bot(spec: str) -> Bot:
-    """The bot a spec names, made with its options.
-
-    >>> make_bot("ismcts:iterations=50,seed=1")
-    ISMCTSBot(iterations=50, seed=1)
-
-    Raises:
-        InvalidArgumentError: for a bad spec, an unknown bot, or options the
-            bot does not accept (the message says which).
-    """
-    name, options = parse_bot_spec(spec)
-    if not options:
-        return load_bot(name)
-    if name in BOTS:
-        factory: Callable[..., object] = BOTS[name]
-    else:
-        module_name, colon, attribute = name.partition(":")
-        if not colon or not module_name or not attribute or module_name.startswith("."):
-            raise InvalidArgumentError(
-                f"unknown bot {name!r}: use {', '.join(sorted(BOTS))} or module:name"
-            )
-        try:
-            module = importlib.import_module(module_name)
-        except Exception as error:  # the module's own code may raise anything
-            raise InvalidArgumentError(
-                f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
-            ) from error
-        found = getattr(module, attribute, None)
-        if not callable(found):
-            raise InvalidArgumentError(f"{name!r} is not a callable bot class")
-        factory = found
-    try:
-        bot = factory(**options)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"bad options for bot {spec!r}: {error}") from error
-    if not callable(bot):
-        raise InvalidArgumentError(f"{spec!r} did not make a callable bot")
-    return cast(Bot, bot)
+# The deals of one table are numbered from table * _TABLE_DEALS.
+_TABLE_DEALS: Final = 10_007
 
 
 @attrs.frozen
@@ -528,9 +443,9 @@ def play_result(
     >>> result.winners, result.seed
     ((0,), 5)
     """
-    from splendor import fast
+    if kernel_plays(bots):
+        from splendor import fast
 
-    if fast.COMPILED and fast.bot_game_can_play(bots):
         game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
         return GameResult.of(index, seed, entrants, game.state())
     record = play_game(bots, seed=seed, max_turns=max_turns)
@@ -625,7 +540,7 @@ def round_robin(
         for g in range(games):
             shift = g % players
             seated = chosen[shift:] + chosen[:shift]
-            deal = seed * 1_000_003 + table * 10_007 + g // players
+            deal = game_seed(seed, table * _TABLE_DEALS + g // players)
             tasks.append((len(tasks), deal, tuple(specs[e] for e in seated), seated, max_turns))
     results: list[GameResult | None] = [None] * len(tasks)
     for index, result in run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress):

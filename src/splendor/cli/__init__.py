@@ -6,7 +6,11 @@ bots. The commands:
 * ``splendor play``: play in the terminal against bots;
 * ``splendor simulate``: run many seeded games between bots and compare them;
 * ``splendor replay FILE``: step through a saved game;
-* ``splendor show FILE``: show a saved game or state, or draw it as SVG.
+* ``splendor show FILE``: show a saved game, state or view, or draw it as SVG;
+* ``splendor serve``: serve games in the browser (the ``[server]`` extra,
+  :mod:`splendor.server`);
+* ``splendor tournament``: a rated round robin between bots
+  (:mod:`splendor.arena.tournament`).
 
 Colour, tables and progress bars come from `rich`_ when it is installed
 (``pip install "splendor-rules[cli]"``); without it the output is plain text.
@@ -17,9 +21,11 @@ The package, one module per concern:
 * :mod:`~splendor.cli.text`: the board and the scores as text;
 * :mod:`~splendor.cli.files`: loading and saving records and states;
 * :mod:`~splendor.cli.common`: what the commands share (bots from their names, turn lines);
-* :mod:`~splendor.cli.demo`, :mod:`~splendor.cli.play` (with :mod:`~splendor.cli.prompt`),
-  :mod:`~splendor.cli.simulate` (with :mod:`~splendor.cli.stats`),
-  :mod:`~splendor.cli.replay`, :mod:`~splendor.cli.show`: one module per command;
+* :mod:`~splendor.cli.errors`: the command line's errors (importable from here too);
+* :mod:`~splendor.cli.demo`, :mod:`~splendor.cli.play` (with :mod:`~splendor.cli.prompt`
+  and :mod:`~splendor.cli.choices`), :mod:`~splendor.cli.simulate` (with
+  :mod:`~splendor.cli.stats`), :mod:`~splendor.cli.replay`, :mod:`~splendor.cli.show`,
+  :mod:`~splendor.cli.serve`, :mod:`~splendor.cli.tournament`: one module per command;
 * :mod:`~splendor.cli.parser`: the argument parser, built from the commands' own parts.
 
 **Adding a command.** Write a module (in this package or anywhere) with a
@@ -50,12 +56,11 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from splendor.cli.common import Handler
+from splendor.cli.errors import BotError as BotError
+from splendor.cli.errors import FileError as FileError
+from splendor.cli.errors import UsageError as UsageError
 from splendor.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, report
 from splendor.cli.parser import build_parser
-
-# The command line's errors, importable from here as before they moved to splendor.errors.
-from splendor.errors import BotError as BotError
-from splendor.errors import FileError as FileError
 from splendor.errors import SplendorError
 
 __all__ = ["main"]

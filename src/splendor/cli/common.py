@@ -8,13 +8,13 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias
 
+from splendor.cli.errors import BotError, UsageError
 from splendor.cli.output import Output
 from splendor.core.actions import Action
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.draw._scene import plural
-from splendor.errors import BotError, SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot
@@ -23,7 +23,6 @@ __all__ = [
     "GuardedBot",
     "Handler",
     "Subcommands",
-    "UsageError",
     "add_bot_options",
     "add_players_option",
     "bots_for",
@@ -31,10 +30,6 @@ __all__ = [
     "record_names",
     "turn_line",
 ]
-
-
-class UsageError(SplendorError):
-    """A command-line argument that does not make sense with the others."""
 
 
 class GuardedBot:
@@ -45,7 +40,7 @@ class GuardedBot:
     ending in a traceback (``--traceback`` shows the bot's own).
 
     Args:
-        spec: the bot's name on the command line (see :func:`~splendor.players.bots.load_bot`).
+        spec: the bot's spec on the command line (see :func:`~splendor.players.bots.load_bot`).
         seed: the seed of the game it plays, for the message.
     """
 
@@ -136,11 +131,14 @@ def add_players_option(
 def add_bot_options(
     parser: argparse.ArgumentParser, default: Sequence[str] | None, what: str, default_text: str
 ) -> None:
-    """Add ``--bots``: built-in bot names or ``module:name``."""
+    """Add ``--bots``: bot specs, read by :func:`~splendor.players.bots.load_bot`."""
     parser.add_argument(
         "--bots",
         nargs="+",
         default=None if default is None else list(default),
         metavar="BOT",
-        help=f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text})",
+        help=(
+            f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text}); "
+            "each may take options after a colon (ismcts:iterations=200,seed=3)"
+        ),
     )

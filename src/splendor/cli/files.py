@@ -8,14 +8,15 @@ import os
 from pathlib import Path
 from typing import Final
 
+from splendor.cli.errors import FileError
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
-from splendor.errors import FileError, SplendorError
+from splendor.errors import SplendorError
 from splendor.formats.notation import format_record, parse_record
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
 
-__all__ = ["FileError", "describe", "load_file", "save_record", "write_text"]
+__all__ = ["describe", "load_file", "save_record", "write_text"]
 
 # Keys found only in a record's JSON, only in a view's, and in a state's (and a view's).
 _RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})

@@ -8,13 +8,8 @@ from collections.abc import Callable
 
 import attrs
 
-from splendor.cli.common import (
-    Subcommands,
-    UsageError,
-    add_bot_options,
-    add_players_option,
-    bots_for,
-)
+from splendor.cli.common import Subcommands, add_bot_options, add_players_option, bots_for
+from splendor.cli.errors import BotError, FileError, UsageError
 from splendor.cli.files import describe, load_file, save_record
 from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
@@ -22,7 +17,7 @@ from splendor.cli.text import finish_lines, show_table
 from splendor.core.legal import legal_actions
 from splendor.core.views import view
 from splendor.draw._scene import plural
-from splendor.errors import BotError, FileError, SplendorError
+from splendor.errors import SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot, bot_name

@@ -7,7 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Final
 
-from splendor.cli.common import Subcommands, UsageError, record_names, turn_line
+from splendor.cli.common import Subcommands, record_names, turn_line
+from splendor.cli.errors import UsageError
 from splendor.cli.files import describe, load_file
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table

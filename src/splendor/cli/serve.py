@@ -8,8 +8,8 @@ import sqlite3
 from collections.abc import Callable
 
 from splendor.cli.common import Subcommands
+from splendor.cli.errors import FileError
 from splendor.cli.output import Output
-from splendor.errors import FileError
 
 __all__ = ["add_parser", "run_serve"]
 

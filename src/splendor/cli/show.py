@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from splendor.cli.common import Subcommands, UsageError, record_names
+from splendor.cli.common import Subcommands, record_names
+from splendor.cli.errors import UsageError
 from splendor.cli.files import describe, load_file, write_text
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table

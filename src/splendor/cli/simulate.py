@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable, Iterator
 
 from splendor.arena.tournament import GameResult
-from splendor.cli.common import Subcommands, UsageError, add_bot_options, add_players_option
+from splendor.cli.common import Subcommands, add_bot_options, add_players_option
+from splendor.cli.errors import UsageError
 from splendor.cli.files import write_text
 from splendor.cli.output import EXIT_INTERRUPTED, Output
 from splendor.cli.stats import Summary, simulate_one, summarize

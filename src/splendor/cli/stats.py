@@ -7,29 +7,19 @@ from collections.abc import Sequence
 
 import attrs
 
+from splendor.arena.runs import game_seed, kernel_plays
 from splendor.arena.tournament import GameResult, play_result
 from splendor.cli.common import GuardedBot
-from splendor.fast import bot_game_can_play
 from splendor.players.bots import Bot
 
 __all__ = [
     "BotStats",
     "Summary",
-    "game_seed",
     "seating",
     "simulate_one",
     "summarize",
     "wilson",
 ]
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a simulation with master ``seed``.
-
-    >>> game_seed(0, 5), game_seed(1, 0)
-    (5, 1000003)
-    """
-    return seed * 1_000_003 + index
 
 
 def seating(index: int, entries: int, rotate: bool) -> tuple[int, ...]:
@@ -54,9 +44,9 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult
     this_seed = game_seed(seed, index)
     guarded = [GuardedBot(specs[e], this_seed) for e in entries]
     plain = [guard.bot for guard in guarded]
-    # The built-in random and greedy bots run no user code: they need no guard,
-    # and unguarded the game can be played in the kernel.
-    bots: list[Bot] = plain if bot_game_can_play(plain) else list(guarded)
+    # The kernel plays only the built-in random and greedy bots, which run no
+    # user code: they need no guard, and unguarded the kernel can play them.
+    bots: list[Bot] = plain if kernel_plays(plain) else list(guarded)
     return play_result(bots, index=index, seed=this_seed, entrants=entries, max_turns=max_turns)
 
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from splendor.arena.parallel import LOCAL
 from splendor.arena.tournament import round_robin
-from splendor.cli.common import Subcommands, UsageError, add_players_option
+from splendor.cli.common import Subcommands, add_players_option
+from splendor.cli.errors import UsageError
 from splendor.cli.files import write_text
 from splendor.cli.output import Output
 from splendor.cli.simulate import progress

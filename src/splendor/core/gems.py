@@ -48,6 +48,8 @@ class Gem(enum.StrEnum):
 #: Every colour in their fixed order: white, blue, green, red, black, gold.
 GEMS: Final[tuple[Gem, ...]] = tuple(Gem)
 _INDEX: Final[dict[str, int]] = {gem: i for i, gem in enumerate(GEMS)}
+#: The place of each colour in :data:`GEMS`, by :class:`Gem` or by name (for the other layers).
+INDEX: Final = _INDEX
 _LETTERS: Final = "WBGRKY"
 
 _Counts = tuple[int, int, int, int, int, int]

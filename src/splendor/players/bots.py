@@ -26,16 +26,19 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Final, Protocol, TypeVar, cast
+from typing import Final, TypeVar, cast
 
-from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Card, Noble
+from splendor.core.gems import INDEX
 from splendor.core.legal import legal_actions
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.views import PlayerView, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats.record import GameRecord
+from splendor.players._reach import shortfall
 from splendor.players.ismcts import ISMCTSBot
+from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
 
 __all__ = [
     "BOTS",
@@ -45,48 +48,14 @@ __all__ = [
     "RandomBot",
     "bot_name",
     "load_bot",
+    "parse_bot_spec",
     "play_game",
 ]
-
-_ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 
 #: The default bound on the number of turns :func:`play_game` plays.
 DEFAULT_MAX_TURNS: Final = 1000
 # play_game(seed=None) draws its seed below this bound.
 _SEED_BOUND: Final = 10**9
-
-
-class Bot(Protocol):
-    """What a bot is: a callable choosing one action for the seat to move.
-
-    Any function with this signature is a bot, and so is any object whose
-    ``__call__`` has it. A ``name`` attribute, if present, is shown by the
-    command line and in :func:`play_game`'s records.
-
-    >>> def first(view, actions, rng):
-    ...     return actions[0]
-    >>> record = play_game([first, first], seed=3, max_turns=4)
-    >>> len(record.actions), record.result is None
-    (4, True)
-    """
-
-    def __call__(
-        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
-    ) -> Action:
-        """Choose an action.
-
-        Args:
-            view: the game as the seat to move sees it (``view.seat`` is that
-                seat and ``view.own`` its full holdings).
-            actions: the legal actions of that seat, never empty, in the
-                order of :func:`splendor.legal_actions`.
-            rng: the bot's own source of randomness; using only it keeps
-                seeded games reproducible.
-
-        Returns:
-            One of ``actions`` (or another form of a legal action).
-        """
-        ...
 
 
 class RandomBot:
@@ -199,7 +168,7 @@ class GreedyBot:
         held = me.tokens.counts
         # The target: the least missing tokens, a little less for points and nobles.
         ranks = [
-            _missing(need, held) - 0.5 * card.points - pull[_COLOUR[card.bonus]]
+            shortfall(need, held) - 0.5 * card.points - pull[INDEX[card.bonus]]
             for card, need in zip(cards, needs, strict=True)
         ]
         lowest = min(ranks)
@@ -208,14 +177,14 @@ class GreedyBot:
 
         def value(action: Take) -> float:
             after = _after(held, action.gems.counts, action.returned.counts)
-            rest = sum(_missing(need, after) for need in needs)
-            return -10.0 * _missing(target_need, after) - 0.1 * rest
+            rest = sum(shortfall(need, after) for need in needs)
+            return -10.0 * shortfall(target_need, after) - 0.1 * rest
 
         takes = [a for a in actions if isinstance(a, Take)]
         best_take = _best(takes, value, rng) if takes else None
-        if best_take is not None and _missing(
+        if best_take is not None and shortfall(
             target_need, _after(held, best_take.gems.counts, best_take.returned.counts)
-        ) < _missing(target_need, held):
+        ) < shortfall(target_need, held):
             return best_take
         reserve = _reserve_of(actions, cards[target])
         if reserve is not None:
@@ -260,25 +229,6 @@ def table_names(bots: Sequence[Bot], names: Iterable[str] | None) -> tuple[str, 
     return names
 
 
-def check_turn(view: object, actions: object, rng: object) -> None:
-    """Refuse arguments a built-in bot cannot choose from."""
-    if not isinstance(view, PlayerView):
-        raise InvalidArgumentError(f"a bot needs a PlayerView, got {type(view).__name__}")
-    if not isinstance(actions, Sequence) or isinstance(actions, str):
-        raise InvalidArgumentError(
-            f"a bot needs a sequence of actions, got {type(actions).__name__}"
-        )
-    if not actions:
-        raise InvalidArgumentError("a bot needs at least one legal action to choose from")
-    for action in actions:
-        if type(action) not in _ACTION_TYPES:
-            raise InvalidArgumentError(f"a bot can only choose among actions, got {action!r}")
-    if not isinstance(rng, random.Random):
-        raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
-
-
-_COLOUR: Final = {gem: i for i, gem in enumerate(("white", "blue", "green", "red", "black"))}
-
 _Counts = tuple[int, ...]
 _A = TypeVar("_A", Take, Buy)
 
@@ -287,15 +237,6 @@ def _need(card: Card, bonus: _Counts) -> _Counts:
     """The tokens of each colour a card still costs after the bonuses."""
     cost = card.cost.counts
     return tuple(cost[c] - bonus[c] if cost[c] > bonus[c] else 0 for c in range(5))
-
-
-def _missing(need: _Counts, held: _Counts) -> int:
-    """The tokens still missing to pay ``need`` with ``held``, gold standing in."""
-    short = 0
-    for c in range(5):
-        if need[c] > held[c]:
-            short += need[c] - held[c]
-    return short - held[5] if short > held[5] else 0
 
 
 def _after(held: _Counts, gained: _Counts, returned: _Counts) -> _Counts:
@@ -316,7 +257,7 @@ def _noble_pull(nobles: Sequence[Noble], bonus: _Counts) -> list[float]:
 
 def _buy_value(action: Buy, pull: Sequence[float], demand: Sequence[int]) -> float:
     card = action.card
-    colour = _COLOUR[card.bonus]
+    colour = INDEX[card.bonus]
     points = card.points + (action.noble.points if action.noble is not None else 0)
     payment = action.payment
     gold = payment.counts[5] if payment is not None else 0
@@ -345,29 +286,90 @@ BOTS: Final[Mapping[str, Callable[[], Bot]]] = MappingProxyType(
     {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot}
 )
 
+_Options = dict[str, int | float | bool | str]
+
+
+def parse_bot_spec(spec: str) -> tuple[str, _Options]:
+    """Split a bot spec into the bot's name and its options.
+
+    The options follow the last ``:`` as comma-separated ``key=value``
+    pairs; values are read as ``int``, ``float``, ``true``/``false``
+    (as ``bool``), or else kept as text.
+
+    >>> parse_bot_spec("ismcts:iterations=200,seed=3")
+    ('ismcts', {'iterations': 200, 'seed': 3})
+    >>> parse_bot_spec("mybots.strong:Bot:depth=2,greedy=true")
+    ('mybots.strong:Bot', {'depth': 2, 'greedy': True})
+    >>> parse_bot_spec("mybots.strong:Bot")
+    ('mybots.strong:Bot', {})
+
+    Raises:
+        InvalidArgumentError: for a spec that is not a non-empty str, or
+            options that are not ``key=value`` pairs with distinct keys.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InvalidArgumentError(f"a bot spec is a non-empty str, got {spec!r}")
+    name, colon, tail = spec.rpartition(":")
+    if not colon or "=" not in tail:
+        return spec, {}
+    if not name:
+        raise InvalidArgumentError(f"bot spec {spec!r} has options but no bot name")
+    options: _Options = {}
+    for item in tail.split(","):
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals or not key.isidentifier():
+            raise InvalidArgumentError(f"bot spec {spec!r}: {item!r} is not key=value")
+        if key in options:
+            raise InvalidArgumentError(f"bot spec {spec!r} gives {key!r} twice")
+        options[key] = _option_value(text.strip())
+    return name, options
+
+
+def _option_value(text: str) -> int | float | bool | str:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
 
 def load_bot(spec: str) -> Bot:
-    """A bot from its name: a built-in one or ``module:attribute``.
+    """The bot a spec names: a built-in one or ``module:attribute``, with its options.
+
+    This is the one reader of bot specs: :func:`splendor.arena.tournament.round_robin`,
+    :func:`splendor.arena.selfplay.generate_records` and the command line's
+    ``--bots`` all name bots this way.
 
     Args:
-        spec: ``"random"`` or ``"greedy"`` (see :data:`BOTS`), or
-            ``"package.module:name"`` for a third-party bot: a class (made
+        spec: ``"random"``, ``"greedy"`` or ``"ismcts"`` (see :data:`BOTS`),
+            or ``"package.module:name"`` for a third-party bot: a class (made
             with no arguments) or a function. The module is looked for on
             the Python path (``sys.path``) and then in the current directory, so
             ``"mybots:Hoarder"`` finds ``mybots.py`` where the command runs.
+            Options may follow a further ``:`` as ``key=value`` pairs (see
+            :func:`parse_bot_spec`); the bot's class is then made with them
+            as keyword arguments: ``"ismcts:iterations=200,seed=3"``.
 
     Returns:
         The bot.
 
     Raises:
-        InvalidArgumentError: for a ``spec`` that is not a str, an unknown
-            name, a module that cannot be imported (or fails while being
-            imported), an attribute that is not callable, a class that cannot
-            be made with no arguments, or a callable that cannot be called
-            with the three arguments of a bot.
+        InvalidArgumentError: for a ``spec`` that is not a non-empty str,
+            an unknown name, a module that cannot be imported (or fails while
+            being imported), an attribute that is not callable, a class that
+            cannot be made with no arguments (or with the options given),
+            malformed options, or a callable that cannot be called with the
+            three arguments of a bot.
 
     >>> load_bot("greedy")
     GreedyBot()
+    >>> load_bot("ismcts:iterations=50,seed=1")
+    ISMCTSBot(iterations=50, seed=1)
     >>> load_bot("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -377,10 +379,27 @@ def load_bot(spec: str) -> Bot:
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
     if spec in BOTS:
         return BOTS[spec]()
-    module_name, colon, attribute = spec.partition(":")
+    name, options = parse_bot_spec(spec)
+    factory = _factory(name, spec)
+    # A function named without options is the bot itself; a class is made.
+    made = (
+        factory if not options and not isinstance(factory, type) else _make(factory, spec, options)
+    )
+    if not _takes_three_arguments(cast(Callable[..., object], made)):
+        raise InvalidArgumentError(
+            f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
+        )
+    return cast(Bot, made)
+
+
+def _factory(name: str, spec: str) -> Callable[..., object]:
+    """What ``name`` (a spec without its options) names: a built-in bot or an attribute."""
+    if name in BOTS:
+        return BOTS[name]
+    module_name, colon, attribute = name.partition(":")
     if not colon or not module_name or not attribute:
         raise InvalidArgumentError(
-            f"unknown bot {spec!r}: use {', '.join(sorted(BOTS))} or module:name"
+            f"unknown bot {name!r}: use {', '.join(sorted(BOTS))} or module:name"
         )
     if module_name.startswith("."):
         raise InvalidArgumentError(
@@ -394,28 +413,27 @@ def load_bot(spec: str) -> Bot:
         ) from error
     found = getattr(module, attribute, None)
     if found is None or not callable(found):
-        raise InvalidArgumentError(f"{spec!r} is not a callable bot")
-    made: Callable[..., object]
-    if isinstance(found, type):
-        try:
-            instance: object = found()
-        except Exception as error:  # a third-party class's constructor may raise anything
-            raise InvalidArgumentError(
-                f"cannot make bot {spec!r}: {found.__name__}() raised "
-                f"{type(error).__name__}: {error}"
-            ) from error
-        if not callable(instance):
-            raise InvalidArgumentError(
-                f"{spec!r} is not a bot: a {found.__name__} instance is not callable"
-            )
-        made = instance
-    else:
-        made = found
-    if not _takes_three_arguments(made):
+        raise InvalidArgumentError(f"{name!r} is not a callable bot")
+    return cast(Callable[..., object], found)
+
+
+def _make(factory: Callable[..., object], spec: str, options: _Options) -> object:
+    """Call a bot's class (or another factory) with the spec's options; refuse what it raises."""
+    try:
+        made = factory(**options)
+    except Exception as error:  # a third-party class's constructor may raise anything
+        if options and isinstance(error, TypeError | ValueError):
+            raise InvalidArgumentError(f"bad options for bot {spec!r}: {error}") from error
+        called = getattr(factory, "__name__", type(factory).__name__)
         raise InvalidArgumentError(
-            f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
+            f"cannot make bot {spec!r}: {called}({'...' if options else ''}) raised "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    if not callable(made):
+        raise InvalidArgumentError(
+            f"{spec!r} is not a bot: a {type(made).__name__} instance is not callable"
         )
-    return cast(Bot, made)
+    return made
 
 
 def _import_here(module_name: str) -> ModuleType:
@@ -532,7 +550,7 @@ def play_game(
         seat = state.current_player
         actions = legal_actions(state)
         action = bots[seat](view(state, seat), actions, rngs[seat])
-        if type(action) not in _ACTION_TYPES:
+        if type(action) not in ACTION_TYPES:
             raise InvalidArgumentError(
                 f"the bot at seat {seat} ({bot_name(bots[seat])}) returned {action!r}, "
                 "not an action"

@@ -49,19 +49,20 @@ import attrs
 
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
-from splendor.core.gems import GEMS
+from splendor.core.gems import INDEX
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
+from splendor.players._reach import shortfall
+from splendor.players.protocol import check_turn
 
 __all__ = ["ISMCTSBot"]
 
-_COLOUR: Final = {gem: i for i, gem in enumerate(GEMS)}
 # Per card: (cost of each of the five colours, bonus colour index, points, tier).
 _CARD: Final[dict[Card, tuple[tuple[int, ...], int, int, int]]] = {
-    card: (card.cost.counts[:5], _COLOUR[card.bonus], card.points, card.tier) for card in CARDS
+    card: (card.cost.counts[:5], INDEX[card.bonus], card.points, card.tier) for card in CARDS
 }
 _NOBLE: Final[dict[Noble, tuple[int, ...]]] = {
     noble: noble.requirement.counts[:5] for noble in NOBLES
@@ -280,8 +281,6 @@ class ISMCTSBot:
                 non-empty sequence of actions, or an ``rng`` that is not a
                 :class:`random.Random`.
         """
-        from splendor.players.bots import check_turn  # the bots module imports this one
-
         check_turn(view, actions, rng)
         if view.seat is None or view.own is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
@@ -438,22 +437,6 @@ def _needs(player: PlayerState, cards: Sequence[Card]) -> list[tuple[Card, tuple
     return found
 
 
-def _missing(need: Sequence[int], held: Sequence[int]) -> int:
-    """The tokens still missing to pay ``need`` from ``held`` (gold last, at index 5)."""
-    short = 0
-    for d in (
-        need[0] - held[0],
-        need[1] - held[1],
-        need[2] - held[2],
-        need[3] - held[3],
-        need[4] - held[4],
-    ):
-        if d > 0:
-            short += d
-    gold = held[5]
-    return short - gold if short > gold else 0
-
-
 def _priors(state: GameState, actions: Sequence[Action]) -> list[float]:
     """A cheap score per action for the player to move: higher is more promising."""
     me = state.players[state.current_player]
@@ -474,7 +457,7 @@ def _priors(state: GameState, actions: Sequence[Action]) -> list[float]:
     aims = []
     for card, need in needs:
         _, colour, points, _ = _CARD[card]
-        gap = _missing(need, held)
+        gap = shortfall(need, held)
         aims.append((need, gap, (1.0 + points + 1.5 * pull[colour]) / (1.0 + gap)))
     # Takes aim at the few cards most worth aiming at (cheap to score).
     aims.sort(key=_aim_weight, reverse=True)
@@ -497,7 +480,7 @@ def _priors(state: GameState, actions: Sequence[Action]) -> list[float]:
             after = [held[c] + gems[c] - back[c] for c in range(6)]
             gain = 0.0
             for need, gap, weight in aims:
-                gain += weight * (gap - _missing(need, after))
+                gain += weight * (gap - shortfall(need, after))
             scores.append(2.0 + gain - 0.3 * sum(back) + 0.1 * sum(gems))
         elif isinstance(action, Reserve):
             card = action.card
@@ -578,7 +561,7 @@ def _score(state: GameState, player: PlayerState) -> float:
     reach += player.reserved
     first = second = 0.0
     for card, need in _needs(player, reach):
-        worth = (_CARD[card][2] + _W["bonus"]) / (1.0 + _missing(need, held))
+        worth = (_CARD[card][2] + _W["bonus"]) / (1.0 + shortfall(need, held))
         if worth > first:
             first, second = worth, first
         elif worth > second:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from splendor._optional import require
 from splendor.errors import MissingExtraError
+from splendor.server.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -42,9 +43,6 @@ __all__ = [
     "require_extra",
     "run",
 ]
-
-#: The SQLite file games are kept in unless ``--db`` says otherwise.
-DEFAULT_DB = "splendor.db"
 
 _NEEDED = ("starlette", "uvicorn", "websockets")
 

@@ -31,7 +31,7 @@ from splendor.core.components import CARDS, NOBLES
 from splendor.core.gems import Tokens
 from splendor.formats.serialization import to_json
 from splendor.server.hub import MAX_MESSAGE, Client, Hub, ServerError, Table, error_message
-from splendor.server.store import Store
+from splendor.server.store import DEFAULT_DB, Store
 
 __all__ = ["MAX_REQUEST", "create_app"]
 
@@ -83,7 +83,7 @@ def components_json() -> dict[str, object]:
 
 
 def create_app(
-    db: str | Path = "splendor.db",
+    db: str | Path = DEFAULT_DB,
     *,
     bot_delay: float = 0.6,
     allow_seeds: bool = False,
