@@ -180,7 +180,7 @@ def _drop_object_base(
     app: Sphinx, name: str, obj: object, options: object, bases: list[type]
 ) -> None:
     """No "Bases: object" line under a class that has no other base."""
-    if bases == [object] or bases == [Protocol]:
+    if bases in ([object], [Protocol]):
         bases.clear()
 
 
