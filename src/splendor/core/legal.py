@@ -18,11 +18,11 @@ from __future__ import annotations
 import itertools
 from typing import Final, Protocol
 
-from splendor.core import _counts as cnt
+from splendor.core import _count_tuples as cnt
 from splendor.core import _unchecked as make
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
-from splendor.core.gems import Tokens
+from splendor.core.gems import GEM_INDEX, Tokens
 from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError, InvalidStateError
 
@@ -199,7 +199,7 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                 payments = _payments(pay_key) if found_payments is None else found_payments
             else:
                 payments = ((pw, pb, pg, pr, pk, 0),)
-            gained = after_buy[cnt.INDEX[card.bonus]]
+            gained = after_buy[GEM_INDEX[card.bonus]]
             if gained:
                 actions.extend(
                     make.buy(card, Tokens._of(pay), noble) for pay in payments for noble in gained
