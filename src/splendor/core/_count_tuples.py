@@ -55,8 +55,8 @@ def capped(t: Counts, cap: int) -> Counts:
 #: most 3 tokens back (no take brings more).
 MAX_REMEMBERED_SIZE: Final = 3
 # By the holding capped at the size, and the size (0 to 3): each count 0 to
-# the size, so at most 1 + 2**6 + 3**6 + 4**6 = 4,890 keys
-# (tests/test_mutants_engine.py counts them), each filled once.
+# the size, so 1 + 2**6 + 3**6 + 4**6 = 4,890 keys, each filled once.
+SUB_MULTISETS_KEYS: Final = 4_890
 _SUB_MULTISETS: dict[tuple[Counts, int], tuple[Counts, ...]] = {}
 
 
