@@ -240,6 +240,7 @@ def test_the_fast_constructors_fill_every_slot_as_attrs_does(
     # a new attrs changes any of it (then the fast constructors must follow).
     made, expected = fast(), slow()
     cls = type(expected)
+    assert attrs.has(cls)
     fields = [field.name for field in attrs.fields(cls)]
     assert sorted(set(_slots(cls)) - {"__weakref__"}) == sorted([*fields, ATTRS_HASH_SLOT])
     for name in (*fields, ATTRS_HASH_SLOT):

@@ -10,6 +10,7 @@ import itertools
 import random
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import attrs
 import pytest
@@ -237,7 +238,7 @@ def test_a_reserve_that_gives_nothing_back_is_listed_alike_at_any_holding() -> N
     assert [action for action in near_limit if action in reserves] == reserves
 
 
-def _key_spaces() -> dict[str, set[object]]:
+def _key_spaces() -> dict[str, set[Any]]:
     """Every key each table with a stated key space may hold, counted here afresh."""
     takes = {
         tuple(1 if c in chosen else 0 for c in range(6))
