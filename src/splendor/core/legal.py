@@ -9,11 +9,11 @@ spare (capped at the price). Every key is made of capped numbers (by the
 token caps and by the cards' costs, never by the length of a run or by the
 :class:`~splendor.Rules`). Some tables are made whole at import; the others
 are filled as positions are met, and each either has a key space small enough
-to fill (its size is stated with it) or is emptied when it reaches its
-bound. :data:`MEMO_TABLES` lists the latter two kinds with their limits;
-``tests/test_mutants_engine.py`` counts the key spaces and checks the
-bounds. Every value in a table is immutable, so an action object may be
-listed again for another position.
+to fill (its size is stated with it) or keeps two generations of a stated
+bound (see ``_remember``). :data:`MEMO_TABLES` lists those filled as they
+go, with their limits; ``tests/test_mutants_engine.py`` counts the key
+spaces and checks the bounds. Every value in a table is immutable, so an
+action object may be listed again for another position.
 """
 
 from __future__ import annotations
@@ -283,7 +283,8 @@ def _remember(table: dict[_K, _V], before: dict[_K, _V], bound: int, key: _K, va
     it was last full, looked up after a miss in ``table`` (the caller reads
     it, then stores what it found or made here). When ``table`` holds
     ``bound`` entries they become ``before`` and ``table`` starts empty: the
-    two hold at most ``2 * bound`` entries, and the entries in use stay. The
+    two hold at most ``2 * bound`` entries, and an entry met since the last
+    turnover is still there at its next lookup. The
     lookups cost nothing more than a plain table's (an LRU order would cost
     at each hit).
     """
