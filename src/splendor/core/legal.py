@@ -284,7 +284,7 @@ def _remember(table: dict[_K, _V], before: dict[_K, _V], bound: int, key: _K, va
     it, then stores what it found or made here). When ``table`` holds
     ``bound`` entries they become ``before`` and ``table`` starts empty: the
     two hold at most ``2 * bound`` entries, and an entry met since the last
-    turnover is still there at its next lookup. The
+    turnover stays at least until the one after. The
     lookups cost nothing more than a plain table's (an LRU order would cost
     at each hit).
     """
