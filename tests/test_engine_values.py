@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import attrs
@@ -30,6 +30,7 @@ from splendor import (
     new_game,
 )
 from splendor.core._messages import short_repr
+from splendor.core._unchecked import ATTRS_HASH_SLOT
 from splendor.core._unchecked import blind as _blind
 from splendor.core._unchecked import buy as _buy
 from splendor.core._unchecked import pass_ as _pass
@@ -203,6 +204,51 @@ def test_fast_action_constructors_equal_the_attrs_ones(fast: object, slow: objec
     assert made == expected
     assert hash(made) == hash(expected)
     assert repr(made) == repr(expected)
+
+
+def _slots(cls: type) -> list[str]:
+    return [name for c in cls.__mro__ for name in c.__dict__.get("__slots__", ())]
+
+
+_FAST_AND_ATTRS: list[tuple[Callable[[], object], Callable[[], object]]] = [
+    (
+        lambda: _player(Tokens(red=1), (), (), (), (), 0, Tokens()),
+        lambda: PlayerState(Tokens(red=1)),
+    ),
+    (
+        lambda: _state(*attrs.astuple(new_game(2, seed=1), recurse=False)),
+        lambda: GameState(**attrs.asdict(new_game(2, seed=1), recurse=False)),
+    ),
+    (lambda: _take(Tokens(red=2), Tokens(), None), lambda: Take(Tokens(red=2))),
+    (
+        lambda: _reserve(splendor.CARDS[0], Tokens(gold=1), None),
+        lambda: Reserve(splendor.CARDS[0], Tokens(gold=1)),
+    ),
+    (lambda: _blind(2, Tokens(), None), lambda: ReserveFromDeck(2)),
+    (lambda: _buy(splendor.CARDS[5], None, None), lambda: Buy(splendor.CARDS[5])),
+    (lambda: _pass(NOBLES[0]), lambda: Pass(NOBLES[0])),
+]
+
+
+@pytest.mark.parametrize(("fast", "slow"), _FAST_AND_ATTRS)
+def test_the_fast_constructors_fill_every_slot_as_attrs_does(
+    fast: Callable[[], object], slow: Callable[[], object]
+) -> None:
+    # The guard of the attrs internal splendor.core._unchecked relies on: the
+    # classes' slots are their fields and one cached-hash slot of that name,
+    # which attrs' __init__ leaves None and its __hash__ fills. It fails when
+    # a new attrs changes any of it (then the fast constructors must follow).
+    made, expected = fast(), slow()
+    cls = type(expected)
+    assert attrs.has(cls)
+    fields = [field.name for field in attrs.fields(cls)]
+    assert sorted(set(_slots(cls)) - {"__weakref__"}) == sorted([*fields, ATTRS_HASH_SLOT])
+    for name in (*fields, ATTRS_HASH_SLOT):
+        assert getattr(made, name) == getattr(expected, name), name
+    assert getattr(expected, ATTRS_HASH_SLOT) is None
+    assert getattr(made, ATTRS_HASH_SLOT) is None
+    assert hash(made) == hash(expected)
+    assert getattr(made, ATTRS_HASH_SLOT) == getattr(expected, ATTRS_HASH_SLOT) == hash(made)
 
 
 def test_listed_actions_equal_the_attrs_ones() -> None:

@@ -88,8 +88,7 @@ def test_no_private_name_of_another_module_is_imported(module: str) -> None:
             SOURCE / node.module.replace(".", "/").removeprefix("splendor/") / f"{alias.name}.py"
         ).exists()
     ]
-    # state._tier_index belongs to the engine, which has no public name for it yet.
-    assert [name for name in private if name != "splendor.core.state._tier_index"] == []
+    assert private == []
 
 
 def test_make_converter_builds_a_fresh_fully_registered_converter() -> None:

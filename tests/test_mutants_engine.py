@@ -6,8 +6,11 @@ they kill.
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import attrs
 import pytest
@@ -17,19 +20,24 @@ from splendor import (
     NOBLES,
     Action,
     Buy,
+    GameState,
     Gem,
     InvalidArgumentError,
     Noble,
     Pass,
     Reserve,
     ReserveFromDeck,
+    Rules,
     Take,
     Tokens,
     UnknownColourError,
+    apply,
     legal_actions,
     new_game,
     view,
 )
+from splendor.core import _count_tuples as cnt
+from splendor.core import legal
 from splendor.core.components import is_game_noble
 from tests.builders import card, deal, noble, toks, with_player, with_turn
 
@@ -153,51 +161,182 @@ def test_legal_actions_of_something_else_name_its_type(value: object) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Shared action objects.
+# The memo tables of legal_actions: results equal to an engine with empty
+# tables, keys within the stated key spaces, sizes within the stated bounds.
 
 
-def test_listings_share_one_object_per_action() -> None:
-    # The engine makes each action once and lists that object again wherever
-    # it is legal: two listings of the same position hold the same objects,
-    # the takes, reserves and blind reserves that give tokens back included.
-    state = with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K"))
-    first = legal_actions(state)
-    second = legal_actions(with_turn(state, state.current_player, turn=state.turn + 2))
-    assert first == second
+def _empty_memo_tables() -> None:
+    for parts, _ in legal.MEMO_TABLES.values():
+        for part in parts:
+            part.clear()
+
+
+def _fresh_listing(state: GameState) -> tuple[Action, ...]:
+    """legal_actions with every memo table empty: nothing remembered from before."""
+    _empty_memo_tables()
+    return legal_actions(state)
+
+
+def _random_states(games: int, seed: int, rules: Rules | None = None) -> Iterator[GameState]:
+    """The states of random games of 2 and 4 players (many near the token limit),
+    at most 200 of each game."""
+    rng = random.Random(seed)
+    for game in range(games):
+        state = new_game(2 + 2 * (game % 2), seed=seed + game, rules=rules)
+        while not state.is_over and state.turn < 200:
+            yield state
+            state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_listings_with_filled_tables_equal_those_with_empty_tables() -> None:
+    # Each table filled by earlier positions must give what the position's
+    # own computation gives, in the same order: a key that leaves out what
+    # the entry depends on would hand one position another's actions.
+    _empty_memo_tables()
+    seen = [(state, legal_actions(state)) for state in _random_states(12, seed=7)]
+    # Under smaller token limits, holdings of other sizes meet the same keys.
+    for limit in (3, 4, 6):
+        rules = Rules(token_limit=limit)
+        seen += [(state, legal_actions(state)) for state in _random_states(2, 7, rules)]
+    filled = sum(len(part) for parts, _ in legal.MEMO_TABLES.values() for part in parts)
+    assert filled > 5_000
+    # The same from the older generation of the bounded tables.
+    for parts, _ in legal.MEMO_TABLES.values():
+        if len(parts) == 2:
+            table, before = parts
+            before.update(table)
+            table.clear()
+    assert [legal_actions(state) for state, _ in seen] == [listed for _, listed in seen]
+    for state, listed in seen[::7]:
+        assert _fresh_listing(state) == listed
+
+
+def test_listings_of_positions_near_the_limit_equal_those_with_empty_tables() -> None:
+    # The takes, reserves and blind reserves that give tokens back, listed
+    # after other holdings at the limit filled the tables.
+    holdings = ["2W 2B 2G 2R 2K", "3W 2B 2G 1R 2K", "2W 2B 2G 2R 1K", "3W 3B 3G 1Y", "4W 4B 1G"]
+    states = [with_player(deal(2), tokens=toks(held)) for held in holdings]
+    warm = [legal_actions(state) for state in states]
+    again = [legal_actions(with_turn(s, s.current_player, turn=s.turn + 2)) for s in states]
+    assert warm == again
     returning = {
         type(action)
-        for action in first
+        for action in warm[0]
         if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
     }
     assert returning == {Take, Reserve, ReserveFromDeck}
-    assert all(a is b for a, b in zip(first, second, strict=True))
+    assert [_fresh_listing(state) for state in states] == warm
 
 
-def test_different_positions_share_the_actions_they_both_list() -> None:
-    # Two holdings at the token limit: a take that gives back what it takes
-    # (among others) is legal in both, and is one object.
-    first = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 2K")))
-    second = legal_actions(with_player(deal(2), tokens=toks("3W 2B 2G 1R 2K")))
-    shared = {action: action for action in second}
-    both = [action for action in first if action in shared]
-    giving_back = {
-        type(action)
-        for action in both
-        if isinstance(action, Take | Reserve | ReserveFromDeck) and action.returned
-    }
-    assert giving_back == {Take, Reserve, ReserveFromDeck}
-    assert all(shared[action] is action for action in both)
-
-
-def test_a_reserve_that_gives_nothing_back_is_one_object_at_any_holding() -> None:
+def test_a_reserve_that_gives_nothing_back_is_listed_alike_at_any_holding() -> None:
     # With room for the gold (9 tokens held) or plenty of room (none held).
     near_limit = legal_actions(with_player(deal(2), tokens=toks("2W 2B 2G 2R 1K")))
     roomy = legal_actions(deal(2))
     reserves = [action for action in roomy if isinstance(action, Reserve | ReserveFromDeck)]
     assert len(reserves) == 15
+    assert not any(action.returned for action in reserves)
     assert [action for action in near_limit if action in reserves] == reserves
-    found = {action: action for action in near_limit}
-    assert all(found[action] is action for action in reserves)
+
+
+def _key_spaces() -> dict[str, set[Any]]:
+    """Every key each table with a stated key space may hold, counted here afresh."""
+    takes = {
+        tuple(1 if c in chosen else 0 for c in range(6))
+        for size in (1, 2, 3)
+        for chosen in itertools.combinations(range(5), size)
+    } | {tuple(2 if c == colour else 0 for c in range(6)) for colour in range(5)}
+    returns = [r for r in itertools.product(range(4), repeat=6) if sum(r) <= 3]
+    plans = {
+        (gems, back, gained, size)
+        for plan in legal._PLANS.values()
+        for gems, back, gained, size in plan
+    }
+    chunks = {
+        (gems, back, rest, size)
+        for gems, back, gained, size in plans
+        for rest in itertools.product(*(range(size + 1) for _ in range(6)))
+        if not any(rest[c] for c in gained)
+    }
+    return {
+        "_TAKE_ACTIONS": {(gems, r) for gems in takes for r in returns},
+        "_CHUNKS": chunks,
+        "_DOUBLES": {
+            (held, colour, back)
+            for back in (0, 1, 2)
+            for held in itertools.product(range(back + 1), repeat=6)
+            for colour in range(5)
+        },
+        "_SUB_MULTISETS": {
+            (held, size)
+            for size in range(4)
+            for held in itertools.product(range(size + 1), repeat=6)
+        },
+    }
+
+
+def test_the_stated_key_spaces_hold_every_key_the_tables_fill() -> None:
+    spaces = _key_spaces()
+    for name, space in spaces.items():
+        assert legal.MEMO_TABLES[name][1] == len(space), name
+    assert cnt.SUB_MULTISETS_KEYS == 1 + 2**6 + 3**6 + 4**6
+    _empty_memo_tables()
+    for state in _random_states(20, seed=11):
+        legal_actions(state)
+    for name, space in spaces.items():
+        (table,) = legal.MEMO_TABLES[name][0]
+        assert table, name
+        assert set(table) <= space, name
+
+
+def test_the_bounded_tables_keep_two_generations_of_their_bound() -> None:
+    _empty_memo_tables()
+    for state in _random_states(30, seed=3):
+        legal_actions(state)
+    # The three tables with large key spaces, each within twice its bound.
+    for name, bound in (
+        ("_TAKES_NEAR_LIMIT", legal.TAKES_NEAR_LIMIT_BOUND),
+        ("_PAYMENTS", legal.PAYMENTS_BOUND),
+        ("_BUYS", legal.BUYS_BOUND),
+    ):
+        parts, most = legal.MEMO_TABLES[name]
+        assert most == 2 * bound
+        assert all(len(part) <= bound for part in parts), name
+    assert (legal.TAKES_NEAR_LIMIT_BOUND, legal.PAYMENTS_BOUND, legal.BUYS_BOUND) == (
+        16_384,
+        4_096,
+        8_192,
+    )
+
+
+@pytest.mark.parametrize("bound", [1, 7])
+def test_a_full_table_becomes_the_older_generation_and_results_stay_alike(
+    monkeypatch: pytest.MonkeyPatch, bound: int
+) -> None:
+    names = {
+        "_TAKES_NEAR_LIMIT": "TAKES_NEAR_LIMIT_BOUND",
+        "_PAYMENTS": "PAYMENTS_BOUND",
+        "_BUYS": "BUYS_BOUND",
+    }
+    for constant in names.values():
+        monkeypatch.setattr(legal, constant, bound)
+    _empty_memo_tables()
+    rotated = set()
+    small_limits = [_random_states(2, 5, Rules(token_limit=limit)) for limit in (3, 4, 6)]
+    for state in itertools.chain(_random_states(4, seed=5), *small_limits):
+        listed = legal_actions(state)
+        for name in names:
+            table, before = legal.MEMO_TABLES[name][0]
+            assert len(table) <= bound
+            assert len(before) in (0, bound)
+            if before:
+                rotated.add(name)
+        assert legal_actions(state) == listed
+    assert rotated == set(names)
+    monkeypatch.undo()
+    states = list(_random_states(2, seed=5))
+    assert [_fresh_listing(state) for state in states[::5]] == [
+        legal_actions(state) for state in states[::5]
+    ]
 
 
 def test_a_state_shows_in_a_notebook_as_its_svg_picture() -> None:

@@ -6,12 +6,16 @@ These functions make the very objects the attrs constructors make (equal,
 with the same hash: ``tests/test_engine_values.py`` checks it), without the
 per-field frozen-attribute calls and the validators. Never use them on
 values that were not checked.
+
+They write each field through its slot's descriptor (attrs makes frozen
+classes slotted, one slot per field), and the one attrs internal they rely
+on is in :func:`_slot_setters`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import attrs
 
@@ -24,31 +28,54 @@ from splendor.core.state import GameState, PlayerState
 __all__ = ["blind", "buy", "pass_", "player", "reserve", "state", "take", "with_noble"]
 
 _new = object.__new__
+_Setter = Callable[[object, object], None]
+
+# The one attrs internal the module relies on. A class made with
+# ``cache_hash=True`` (the states and the actions) keeps its hash in one more
+# slot, attrs' private ``_attrs_cached_hash`` (``attr._make._HASH_CACHE_FIELD``
+# in attrs 23.1 to 26.x, the versions pyproject.toml allows), which its
+# __init__ sets to None ("not computed yet") and its __hash__ fills. If attrs
+# renames that slot, this module fails at import (a KeyError here); if it adds
+# another slot or changes what the slot holds,
+# tests/test_engine_values.py::test_the_fast_constructors_fill_every_slot_as_attrs_does
+# fails.
+ATTRS_HASH_SLOT: Final = "_attrs_cached_hash"
+
+
+def _slot_setters(cls: type) -> tuple[tuple[_Setter, ...], _Setter]:
+    """The setters of ``cls``'s field slots, in field order, and of its cached-hash slot."""
+    fields = tuple(cls.__dict__[field.name].__set__ for field in attrs.fields(cls))
+    return fields, cls.__dict__[ATTRS_HASH_SLOT].__set__
+
 
 # States: without the per-field frozen-attribute calls of the attrs __init__.
-_set_player_hash = PlayerState.__dict__["_attrs_cached_hash"].__set__
-_set_state_hash = GameState.__dict__["_attrs_cached_hash"].__set__
 (
-    _set_tokens,
-    _set_cards,
-    _set_reserved,
-    _set_blind,
-    _set_nobles,
-    _set_points,
-    _set_bonuses,
-) = (PlayerState.__dict__[f.name].__set__ for f in attrs.fields(PlayerState))
+    (
+        _set_tokens,
+        _set_cards,
+        _set_reserved,
+        _set_blind,
+        _set_nobles,
+        _set_points,
+        _set_bonuses,
+    ),
+    _set_player_hash,
+) = _slot_setters(PlayerState)
 (
-    _set_rules,
-    _set_players,
-    _set_bank,
-    _set_board,
-    _set_decks,
-    _set_state_nobles,
-    _set_current,
-    _set_turn,
-    _set_passes,
-    _set_winners,
-) = (GameState.__dict__[f.name].__set__ for f in attrs.fields(GameState))
+    (
+        _set_rules,
+        _set_players,
+        _set_bank,
+        _set_board,
+        _set_decks,
+        _set_state_nobles,
+        _set_current,
+        _set_turn,
+        _set_passes,
+        _set_winners,
+    ),
+    _set_state_hash,
+) = _slot_setters(GameState)
 
 
 def player(
@@ -107,8 +134,7 @@ _A = TypeVar("_A", Take, Reserve, ReserveFromDeck, Buy, Pass)
 
 
 def _builder(cls: type[_A]) -> Callable[..., _A]:
-    setters = tuple(cls.__dict__[field.name].__set__ for field in attrs.fields(cls))
-    set_hash = cls.__dict__["_attrs_cached_hash"].__set__
+    setters, set_hash = _slot_setters(cls)
 
     def build(*values: object) -> _A:
         action: _A = _new(cls)

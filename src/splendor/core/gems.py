@@ -42,14 +42,16 @@ class Gem(enum.StrEnum):
     @property
     def letter(self) -> str:
         """One upper-case letter for the colour: W, B, G, R, K (black), Y (gold)."""
-        return _LETTERS[_INDEX[self]]
+        return _LETTERS[GEM_INDEX[self]]
 
 
 #: Every colour in their fixed order: white, blue, green, red, black, gold.
 GEMS: Final[tuple[Gem, ...]] = tuple(Gem)
-_INDEX: Final[dict[str, int]] = {gem: i for i, gem in enumerate(GEMS)}
-#: The place of each colour in :data:`GEMS`, by :class:`Gem` or by name (for the other layers).
-INDEX: Final = _INDEX
+#: Each colour's index in :data:`GEMS` and in :attr:`Tokens.counts`: white 0
+#: to black 4, gold 5. The keys are the :class:`Gem` members, which as
+#: strings equal their names, so ``GEM_INDEX["red"]`` is 3 as well. The one
+#: colour-to-index map of the library: read it, never change it.
+GEM_INDEX: Final[Mapping[str, int]] = {gem: i for i, gem in enumerate(GEMS)}
 _LETTERS: Final = "WBGRKY"
 
 _Counts = tuple[int, int, int, int, int, int]
@@ -128,7 +130,7 @@ class Tokens(Mapping[Gem, int]):
             raise InvalidArgumentError(f"expected a mapping of colour to count, got {counts!r}")
         values = [0] * 6
         for key, n in counts.items():
-            index = _INDEX.get(key) if isinstance(key, str) else None
+            index = GEM_INDEX.get(key) if isinstance(key, str) else None
             if index is None:
                 raise InvalidArgumentError(f"unknown colour {key!r}")
             values[index] = n
@@ -143,7 +145,7 @@ class Tokens(Mapping[Gem, int]):
         """
         values = [0] * 6
         for gem in gems:
-            index = _INDEX.get(gem) if isinstance(gem, str) else None
+            index = GEM_INDEX.get(gem) if isinstance(gem, str) else None
             if index is None:
                 raise InvalidArgumentError(f"unknown colour {gem!r}")
             values[index] += 1
@@ -161,7 +163,7 @@ class Tokens(Mapping[Gem, int]):
 
     def __getitem__(self, gem: Gem | str) -> int:
         """The count of ``gem`` (a :class:`Gem` or its name, like ``"red"``)."""
-        index = _INDEX.get(gem) if isinstance(gem, str) else None
+        index = GEM_INDEX.get(gem) if isinstance(gem, str) else None
         if index is None:
             raise UnknownColourError(f"not a colour: {gem!r}")
         return self._counts[index]
@@ -173,7 +175,7 @@ class Tokens(Mapping[Gem, int]):
         return 6
 
     def __contains__(self, gem: object) -> bool:
-        return isinstance(gem, str) and gem in _INDEX
+        return isinstance(gem, str) and gem in GEM_INDEX
 
     def __add__(self, other: Tokens) -> Tokens:
         if type(other) is not Tokens:
@@ -206,7 +208,7 @@ class Tokens(Mapping[Gem, int]):
             # The Mapping contract: equal to a mapping with the same items.
             return (
                 len(other) == 6
-                and all(isinstance(key, str) and _INDEX.get(key) is not None for key in other)
+                and all(isinstance(key, str) and GEM_INDEX.get(key) is not None for key in other)
                 and all(other[gem] == n for gem, n in zip(GEMS, self._counts, strict=True))
             )
         return NotImplemented

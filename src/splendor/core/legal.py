@@ -2,27 +2,30 @@
 
 Random playouts call this once per turn, so it works on the plain count
 tuples and looks up the parts of the list that depend on a few small numbers
-only, in tables that are filled once and never evicted: the take outcomes by
-the holding near the token limit (each colour capped at what could go back),
-the colours in the supply and the room left; the ways to pay by what each
-colour can pay, the gold needed and the gold to spare (capped at the price).
-Each key is bounded by construction (by the token caps and by the cards'
-costs, never by the length of a run or by the :class:`~splendor.Rules`), so
-the tables stop growing after a few thousand games. The cards' costs are a
-table made at import. Action objects are made once and shared; every value
-in a table is immutable.
+only: the take outcomes by the holding near the token limit (each colour
+capped at what could go back), the colours in the supply and the room left;
+the ways to pay by what each colour can pay, the gold needed and the gold to
+spare (capped at the price). Every key is made of capped numbers (by the
+token caps and by the cards' costs, never by the length of a run or by the
+:class:`~splendor.Rules`). Some tables are made whole at import; the others
+are filled as positions are met, and each either has a key space small enough
+to fill (its size is stated with it) or keeps two generations of a stated
+bound (see ``_remember``). :data:`MEMO_TABLES` lists those filled as they
+go, with their limits; ``tests/test_mutants_engine.py`` counts the key
+spaces and checks the bounds. Every value in a table is immutable, so an
+action object may be listed again for another position.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
-from splendor.core import _counts as cnt
+from splendor.core import _count_tuples as cnt
 from splendor.core import _unchecked as make
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
-from splendor.core.gems import Tokens
+from splendor.core.gems import GEM_INDEX, Tokens
 from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError, InvalidStateError
 
@@ -113,7 +116,16 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             key = cnt.capped(t, 3 - room)
             found = _TAKES_NEAR_LIMIT.get((key, some, room))
             if found is None:
-                found = _TAKES_NEAR_LIMIT[key, some, room] = _takes(key, some, room)
+                found = _TAKES_NEAR_LIMIT_BEFORE.get((key, some, room))
+                if found is None:
+                    found = _takes(key, some, room)
+                _remember(
+                    _TAKES_NEAR_LIMIT,
+                    _TAKES_NEAR_LIMIT_BEFORE,
+                    TAKES_NEAR_LIMIT_BOUND,
+                    (key, some, room),
+                    found,
+                )
             actions = list(found)
             if sw > 3 or sb > 3 or sg > 3 or sr > 3 or sk > 3:
                 back = 2 - room if room < 2 else 0
@@ -139,9 +151,9 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             for tier, row in enumerate(board, 1):
                 for card in row:
                     if card is not None:
-                        actions.extend(_reserve_returning(card, r) for r in returns)
+                        actions.extend(_RESERVES[card, r] for r in returns)
                 if state.decks[tier - 1]:
-                    actions.extend(_blind_returning(tier, r) for r in returns)
+                    actions.extend(_BLIND_RESERVES[tier, r] for r in returns)
         else:
             for row, deck, blind in zip(board, state.decks, _BLINDS, strict=True):
                 if None in row:
@@ -199,7 +211,7 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                 payments = _payments(pay_key) if found_payments is None else found_payments
             else:
                 payments = ((pw, pb, pg, pr, pk, 0),)
-            gained = after_buy[cnt.INDEX[card.bonus]]
+            gained = after_buy[GEM_INDEX[card.bonus]]
             if gained:
                 actions.extend(
                     make.buy(card, Tokens._of(pay), noble) for pay in payments for noble in gained
@@ -208,7 +220,10 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                 for pay in payments:
                     buy = _BUYS.get((card, pay))
                     if buy is None:
-                        buy = _BUYS[card, pay] = make.buy(card, Tokens._of(pay), None)
+                        buy = _BUYS_BEFORE.get((card, pay))
+                        if buy is None:
+                            buy = make.buy(card, Tokens._of(pay), None)
+                        _remember(_BUYS, _BUYS_BEFORE, BUYS_BOUND, (card, pay), buy)
                     actions.append(buy)
 
     if not actions:
@@ -257,27 +272,51 @@ _NEEDS: Final[dict[Noble, tuple[tuple[int, int], ...]]] = {
     for noble in NOBLES
 }
 
-# Shared action objects, by what they hold. Each table is bounded by
-# construction: by the cards, the gems a take brings, the tokens returned
-# (at most 3) and the payments of each card's cost.
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _remember(table: dict[_K, _V], before: dict[_K, _V], bound: int, key: _K, value: _V) -> None:
+    """Store ``value`` under ``key`` in a bounded table of two generations.
+
+    ``table`` is the one looked up first, ``before`` its entries from before
+    it was last full, looked up after a miss in ``table`` (the caller reads
+    it, then stores what it found or made here). When ``table`` holds
+    ``bound`` entries they become ``before`` and ``table`` starts empty: the
+    two hold at most ``2 * bound`` entries, and an entry met since the last
+    turnover stays at least until the one after. The
+    lookups cost nothing more than a plain table's (an LRU order would cost
+    at each hit).
+    """
+    if len(table) >= bound:
+        before.clear()
+        before.update(table)
+        table.clear()
+    table[key] = value
+
+
+# Reserves that give one token back (at the token limit, the gold taken goes
+# over it by one), made at import: by the card (or the tier of a blind
+# reserve) and the colour returned, 90 * 6 and 3 * 6 keys.
+_ONE_BACK: Final = tuple(cnt.unit(c) for c in range(6))
+_RESERVES: Final[dict[tuple[Card, cnt.Counts], Reserve]] = {
+    (card, r): make.reserve(card, Tokens._of(r), None) for card in CARDS for r in _ONE_BACK
+}
+_BLIND_RESERVES: Final[dict[tuple[int, cnt.Counts], ReserveFromDeck]] = {
+    (tier, r): make.blind(tier, Tokens._of(r), None) for tier in (1, 2, 3) for r in _ONE_BACK
+}
+# Buys without a noble, by the card and the payment: the key space is every
+# payment of every card under any bonuses (each colour at most its cost, gold
+# for any part of the rest), 25,540 keys, more than play needs at once: two
+# generations of at most BUYS_BOUND entries each (see _remember).
+BUYS_BOUND: Final = 8_192
 _BUYS: dict[tuple[Card, cnt.Counts], Buy] = {}
-_RESERVES: dict[tuple[Card, cnt.Counts], Reserve] = {}
-_BLIND_RESERVES: dict[tuple[int, cnt.Counts], ReserveFromDeck] = {}
+_BUYS_BEFORE: dict[tuple[Card, cnt.Counts], Buy] = {}
+# Takes, by the gems (one of the 25 takes of different colours or the 5 of 2
+# of one colour) and the tokens returned (at most 3, so one of 84 count
+# vectors): at most 30 * 84 = 2,520 keys, each filled once.
+TAKE_ACTIONS_KEYS: Final = 2_520
 _TAKE_ACTIONS: dict[tuple[cnt.Counts, cnt.Counts], Take] = {}
-
-
-def _reserve_returning(card: Card, returned: cnt.Counts) -> Reserve:
-    action = _RESERVES.get((card, returned))
-    if action is None:
-        action = _RESERVES[card, returned] = make.reserve(card, Tokens._of(returned), None)
-    return action
-
-
-def _blind_returning(tier: int, returned: cnt.Counts) -> ReserveFromDeck:
-    action = _BLIND_RESERVES.get((tier, returned))
-    if action is None:
-        action = _BLIND_RESERVES[tier, returned] = make.blind(tier, Tokens._of(returned), None)
-    return action
 
 
 def _take_returning(gems: cnt.Counts, returned: cnt.Counts) -> Take:
@@ -345,7 +384,9 @@ def _plan(some: int, room: int) -> _Plan:
 _PLANS: Final = {(some, room): _plan(some, room) for some in range(32) for room in range(4)}
 # One gained set's outcomes, by the gems, the fillers, the holding outside
 # the gained colours capped at the tokens to return, and that number (at
-# most 3): a few thousand keys at most.
+# most 3): 296 plans of a gained set, each with every count of the holding
+# outside it from 0 to the number to return, 6,761 keys, each filled once.
+CHUNKS_KEYS: Final = 6_761
 _CHUNKS: dict[tuple[cnt.Counts, cnt.Counts, cnt.Counts, int], tuple[Take, ...]] = {}
 
 
@@ -386,12 +427,17 @@ def _takes(t: cnt.Counts, some: int, room: int) -> tuple[Take, ...]:
 _ROOMY_TAKES: Final = tuple(_takes(cnt.ZERO, some, 3) for some in range(32))
 _ROOMY_DOUBLES: Final = tuple(_take_returning(cnt.unit(c, 2), cnt.ZERO) for c in range(5))
 # Nearer the limit: by the holding capped at ``3 - room`` per colour, the
-# colours in the supply and the room (0 to 2): bounded by (4**6 + 3**6 +
-# 2**6) * 32 keys, a few thousand of them met in play.
+# colours in the supply and the room (0 to 2): (4**6 + 3**6 + 2**6) * 32 =
+# 156,448 keys, tens of thousands of them met in play (each entry a tuple
+# of up to 30 takes): two generations of at most TAKES_NEAR_LIMIT_BOUND
+# entries each (see _remember).
+TAKES_NEAR_LIMIT_BOUND: Final = 16_384
 _TAKES_NEAR_LIMIT: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
+_TAKES_NEAR_LIMIT_BEFORE: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
 # The takes of 2 of one colour near the limit, by the holding capped at the
 # tokens to return, the colour, and that number (0 to 2): 5 * (1 + 2**6 +
-# 3**6) keys at most.
+# 3**6) = 3,970 keys, each filled once.
+DOUBLES_KEYS: Final = 3_970
 _DOUBLES: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
 
 
@@ -415,9 +461,13 @@ def _doubles(held: cnt.Counts, colour: int, back: int) -> tuple[Take, ...]:
 
 # The ways to pay, by what each colour can pay, the price and the gold that
 # may go to it (the gold held, capped at the price): bounded by the cards'
-# costs whatever the rules.
+# costs whatever the rules, 111,775 keys under every bonus and holding, a few
+# thousand met in play: two generations of at most PAYMENTS_BOUND entries
+# each (see _remember).
+PAYMENTS_BOUND: Final = 4_096
 _PaymentKey = tuple[int, int, int, int, int, int, int]
 _PAYMENTS: dict[_PaymentKey, tuple[cnt.Counts, ...]] = {}
+_PAYMENTS_BEFORE: dict[_PaymentKey, tuple[cnt.Counts, ...]] = {}
 
 
 def _payments(key: _PaymentKey) -> tuple[cnt.Counts, ...]:
@@ -427,11 +477,34 @@ def _payments(key: _PaymentKey) -> tuple[cnt.Counts, ...]:
     price, then the price's total and the gold that may pay for it. The
     default (most coloured tokens, least gold) comes first.
     """
+    result = _PAYMENTS_BEFORE.get(key)
+    if result is not None:
+        _remember(_PAYMENTS, _PAYMENTS_BEFORE, PAYMENTS_BOUND, key, result)
+        return result
     *most, price, gold = key
     found: list[cnt.Counts] = []
     for paid in itertools.product(*(range(m, -1, -1) for m in most)):
         spent = price - sum(paid)
         if spent <= gold:
             found.append(cnt.as_counts((*paid, spent)))
-    result = _PAYMENTS[key] = tuple(found)
+    result = tuple(found)
+    _remember(_PAYMENTS, _PAYMENTS_BEFORE, PAYMENTS_BOUND, key, result)
     return result
+
+
+#: The tables :func:`legal_actions` fills as it meets positions, by name:
+#: the dicts that make each one up, and the most entries they ever hold
+#: together (the size of the key space, or twice the bound of a table of two
+#: generations). Read by the tests and by ``benchmarks/memo_tables.py``.
+MEMO_TABLES: Final[dict[str, tuple[tuple[dict[Any, Any], ...], int]]] = {
+    "_TAKES_NEAR_LIMIT": (
+        (_TAKES_NEAR_LIMIT, _TAKES_NEAR_LIMIT_BEFORE),
+        2 * TAKES_NEAR_LIMIT_BOUND,
+    ),
+    "_CHUNKS": ((_CHUNKS,), CHUNKS_KEYS),
+    "_DOUBLES": ((_DOUBLES,), DOUBLES_KEYS),
+    "_PAYMENTS": ((_PAYMENTS, _PAYMENTS_BEFORE), 2 * PAYMENTS_BOUND),
+    "_BUYS": ((_BUYS, _BUYS_BEFORE), 2 * BUYS_BOUND),
+    "_TAKE_ACTIONS": ((_TAKE_ACTIONS,), TAKE_ACTIONS_KEYS),
+    "_SUB_MULTISETS": ((cnt._SUB_MULTISETS,), cnt.SUB_MULTISETS_KEYS),
+}

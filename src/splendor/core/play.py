@@ -10,14 +10,15 @@ from __future__ import annotations
 import itertools
 from typing import Final, TypeVar
 
-from splendor.core import _counts as cnt
+from splendor.core import _count_tuples as cnt
 from splendor.core._unchecked import player as _player
 from splendor.core._unchecked import state as _state
+from splendor.core._wording import describe, plural
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Card, Noble, is_game_card
-from splendor.core.gems import Tokens
+from splendor.core.gems import GEM_INDEX, GEMS, Tokens
 from splendor.core.legal import MIN_NOBLE_TOTAL, legal_actions
-from splendor.core.state import GameState, PlayerState
+from splendor.core.state import GameState, PlayerState, winners_of
 from splendor.errors import IllegalActionError, InvalidArgumentError
 
 __all__ = ["apply", "is_legal"]
@@ -140,13 +141,13 @@ def _after_returns(held: cnt.Counts, returned: object, limit: int) -> cnt.Counts
     count = r[0] + r[1] + r[2] + r[3] + r[4] + r[5]
     if count != excess:
         raise IllegalActionError(
-            f"exactly {cnt.plural(excess, 'token')} must be returned to end at the limit "
+            f"exactly {plural(excess, 'token')} must be returned to end at the limit "
             f"of {limit}, not {count}"
         )
     final = cnt.minus(held, r)
     if min(final) < 0:
         raise IllegalActionError(
-            f"cannot return {cnt.describe(r)}: the player would hold only {cnt.describe(held)}"
+            f"cannot return {describe(r)}: the player would hold only {describe(held)}"
         )
     return final
 
@@ -160,14 +161,14 @@ def _play_take(state: GameState, action: Take) -> GameState:
         if colour is None:
             raise IllegalActionError(_bad_take(g))
         if bank[colour] < 4:
-            name = cnt.NAMES[colour]
+            name = GEMS[colour].value
             raise IllegalActionError(
                 f"take 2 {name} needs 4 {name} in the supply, there are {bank[colour]}"
             )
     else:
         for c in colours:
             if not bank[c]:
-                raise IllegalActionError(f"there is no {cnt.NAMES[c]} in the supply")
+                raise IllegalActionError(f"there is no {GEMS[c].value} in the supply")
         if len(colours) < 3:
             available = (bank[0] > 0) + (bank[1] > 0) + (bank[2] > 0) + (bank[3] > 0)
             available += bank[4] > 0
@@ -212,7 +213,7 @@ def _bad_take(g: cnt.Counts) -> str:
         return "gold cannot be taken: it comes only with a reserve"
     if not any(g):
         return "take at least one gem"
-    return f"cannot take {cnt.describe(g)}: take gems of different colours, or 2 of one colour"
+    return f"cannot take {describe(g)}: take gems of different colours, or 2 of one colour"
 
 
 def _play_reserve(state: GameState, action: Reserve | ReserveFromDeck) -> GameState:
@@ -330,8 +331,8 @@ def _play_buy(state: GameState, action: Buy) -> GameState:
         pay = cnt.as_counts(paid)
         if pay[5] > t[5]:
             raise IllegalActionError(
-                f"cannot afford card #{card.id}: the price is {cnt.describe(price)} "
-                f"and the player holds {cnt.describe(t)}"
+                f"cannot afford card #{card.id}: the price is {describe(price)} "
+                f"and the player holds {describe(t)}"
             )
     else:
         pay = _counts_of(action.payment, "Buy.payment")
@@ -343,9 +344,7 @@ def _play_buy(state: GameState, action: Buy) -> GameState:
             or pay[4] > t[4]
             or pay[5] > t[5]
         ):
-            raise IllegalActionError(
-                f"cannot pay {cnt.describe(pay)}: the player holds {cnt.describe(t)}"
-            )
+            raise IllegalActionError(f"cannot pay {describe(pay)}: the player holds {describe(t)}")
         if (
             pay[0] > price[0]
             or pay[1] > price[1]
@@ -355,7 +354,7 @@ def _play_buy(state: GameState, action: Buy) -> GameState:
             or pay[5] != sum(price) - (pay[0] + pay[1] + pay[2] + pay[3] + pay[4])
         ):
             raise IllegalActionError(
-                f"payment {cnt.describe(pay)} does not match the price {cnt.describe(price)} of "
+                f"payment {describe(pay)} does not match the price {describe(price)} of "
                 f"card #{card.id}: pay each colour with at most its price, and gold for the rest"
             )
     new_player = _player(
@@ -365,7 +364,7 @@ def _play_buy(state: GameState, action: Buy) -> GameState:
         blind,
         player.nobles,
         player.points + card.points,
-        Tokens._of(cnt.add(bonus, _UNITS[cnt.INDEX[card.bonus]])),
+        Tokens._of(cnt.add(bonus, _UNITS[GEM_INDEX[card.bonus]])),
     )
     new_bank = Tokens._of(cnt.add(state.bank._counts, pay))
     return _finish(state, new_player, new_bank, board, decks, action.noble, False)
@@ -445,7 +444,7 @@ def _finish(
         following = 0
         target = state.rules.points_to_win
         if passes >= len(players) or max(p.points for p in players) >= target:
-            winners = _winners(players)
+            winners = winners_of(players)
     return _state(
         state.rules,
         players,
@@ -464,9 +463,3 @@ def _no_visit(noble: Noble, nobles: tuple[Noble, ...]) -> str:
     if noble not in nobles:
         return f"noble N{noble.id} is not among the revealed nobles"
     return f"noble N{noble.id} does not visit: the player's bonuses do not meet {noble.requirement}"
-
-
-def _winners(players: tuple[PlayerState, ...]) -> tuple[int, ...]:
-    """Most points, then fewest purchased cards; those still tied share the win."""
-    best = max((p.points, -len(p.cards)) for p in players)
-    return tuple(i for i, p in enumerate(players) if (p.points, -len(p.cards)) == best)

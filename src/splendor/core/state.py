@@ -7,6 +7,7 @@ part with the old one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import attrs
@@ -136,5 +137,12 @@ class GameState(TableAccessors):
         )
 
 
-# The name other modules used before components.tier_index had a home.
-_tier_index = tier_index
+def winners_of(players: Sequence[PlayerState]) -> tuple[int, ...]:
+    """The winning seats by the rules once the game ends: most points, then
+    fewest purchased cards; those still tied share the win.
+
+    >>> winners_of((PlayerState(points=15), PlayerState(points=15)))
+    (0, 1)
+    """
+    best = max((p.points, -len(p.cards)) for p in players)
+    return tuple(seat for seat, p in enumerate(players) if (p.points, -len(p.cards)) == best)

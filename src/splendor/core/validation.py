@@ -18,7 +18,7 @@ from splendor.core._messages import short_repr
 from splendor.core.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.core.gems import GEMS, Tokens
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from splendor.core.state import GameState, PlayerState
+from splendor.core.state import GameState, PlayerState, winners_of
 from splendor.errors import InvalidArgumentError, InvalidStateError
 
 __all__ = ["check_player", "check_state"]
@@ -396,10 +396,7 @@ def _check_end(state: GameState) -> None:
             f"winners {state.winners} are given but the game has not ended: it ends only after "
             f"a whole round, with a player at {target} points or a whole round of passes",
         )
-    best = max((p.points, -len(p.cards)) for p in state.players)
-    expected = tuple(
-        seat for seat, p in enumerate(state.players) if (p.points, -len(p.cards)) == best
-    )
+    expected = winners_of(state.players)
     if state.winners != expected:
         raise _fail(
             "end",

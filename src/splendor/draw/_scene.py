@@ -15,6 +15,7 @@ from typing import Final
 
 import attrs
 
+from splendor.core._wording import plural
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Tokens
 from splendor.core.state import GameState, PlayerState
@@ -205,15 +206,6 @@ def with_names(table: Table, names: object) -> Table:
             raise InvalidArgumentError(f"a name must be a str, got {name!r}")
     seats = tuple(attrs.evolve(s, name=n) for s, n in zip(table.seats, names, strict=True))
     return attrs.evolve(table, seats=seats)
-
-
-def plural(count: int, noun: str) -> str:
-    """``"1 card"``, ``"2 cards"``.
-
-    >>> plural(1, "card"), plural(0, "point")
-    ('1 card', '0 points')
-    """
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def headline(table: Table) -> str:

@@ -30,7 +30,7 @@ from typing import Final, TypeVar, cast
 
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Card, Noble
-from splendor.core.gems import INDEX
+from splendor.core.gems import GEM_INDEX
 from splendor.core.legal import legal_actions
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.views import PlayerView, view
@@ -168,7 +168,7 @@ class GreedyBot:
         held = me.tokens.counts
         # The target: the least missing tokens, a little less for points and nobles.
         ranks = [
-            shortfall(need, held) - 0.5 * card.points - pull[INDEX[card.bonus]]
+            shortfall(need, held) - 0.5 * card.points - pull[GEM_INDEX[card.bonus]]
             for card, need in zip(cards, needs, strict=True)
         ]
         lowest = min(ranks)
@@ -257,7 +257,7 @@ def _noble_pull(nobles: Sequence[Noble], bonus: _Counts) -> list[float]:
 
 def _buy_value(action: Buy, pull: Sequence[float], demand: Sequence[int]) -> float:
     card = action.card
-    colour = INDEX[card.bonus]
+    colour = GEM_INDEX[card.bonus]
     points = card.points + (action.noble.points if action.noble is not None else 0)
     payment = action.payment
     gold = payment.counts[5] if payment is not None else 0

@@ -49,7 +49,7 @@ import attrs
 
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
-from splendor.core.gems import INDEX
+from splendor.core.gems import GEM_INDEX
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
@@ -62,7 +62,7 @@ __all__ = ["ISMCTSBot"]
 
 # Per card: (cost of each of the five colours, bonus colour index, points, tier).
 _CARD: Final[dict[Card, tuple[tuple[int, ...], int, int, int]]] = {
-    card: (card.cost.counts[:5], INDEX[card.bonus], card.points, card.tier) for card in CARDS
+    card: (card.cost.counts[:5], GEM_INDEX[card.bonus], card.points, card.tier) for card in CARDS
 }
 _NOBLE: Final[dict[Noble, tuple[int, ...]]] = {
     noble: noble.requirement.counts[:5] for noble in NOBLES

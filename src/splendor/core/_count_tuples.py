@@ -1,18 +1,21 @@
-"""Private helpers on the plain 6-tuples of counts inside :class:`Tokens`."""
+"""Arithmetic on the plain 6-tuples of counts inside :class:`Tokens`, and the
+sub-multisets of a holding (the tokens a player may give back).
+
+The engine works on these tuples on its hot path, where building
+:class:`Tokens` for every step would cost more than the step.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Final
 
-from splendor.core.gems import GEMS, Tokens
+from splendor.core.gems import Tokens
 
 Counts = tuple[int, int, int, int, int, int]
 
 ZERO: Final[Counts] = (0, 0, 0, 0, 0, 0)
 NO_TOKENS: Final = Tokens._of(ZERO)
-NAMES: Final = tuple(gem.value for gem in GEMS)
-INDEX: Final = {gem: i for i, gem in enumerate(GEMS)}
 
 
 def unit(colour: int, n: int = 1) -> Counts:
@@ -48,28 +51,20 @@ def capped(t: Counts, cap: int) -> Counts:
     )
 
 
-def describe(counts: Sequence[int]) -> str:
-    """Counts as text for messages: ``2R 1Y`` as :class:`Tokens` prints them, or ``nothing``."""
-    if not any(counts):
-        return "nothing"
-    padded = [*counts, 0, 0, 0, 0, 0, 0]
-    return str(Tokens._of(as_counts(padded)))
-
-
-def plural(count: int, word: str) -> str:
-    """``1 token``, ``2 tokens``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-# By the holding capped at the size, and the size: bounded by the sizes asked
-# for (the engine asks for at most 3 tokens back).
+#: The largest size :func:`sub_multisets` remembers: the engine asks for at
+#: most 3 tokens back (no take brings more).
+MAX_REMEMBERED_SIZE: Final = 3
+# By the holding capped at the size, and the size (0 to 3): each count 0 to
+# the size, so 1 + 2**6 + 3**6 + 4**6 = 4,890 keys, each filled once.
+SUB_MULTISETS_KEYS: Final = 4_890
 _SUB_MULTISETS: dict[tuple[Counts, int], tuple[Counts, ...]] = {}
 
 
 def sub_multisets(held: Counts, size: int) -> tuple[Counts, ...]:
     """Every count vector at most ``held`` (colour by colour) adding to ``size``.
 
-    In decreasing lexicographic order: the most white first.
+    In decreasing lexicographic order: the most white first. Sizes up to
+    :data:`MAX_REMEMBERED_SIZE` are remembered, larger ones computed anew.
     """
     held = capped(held, size)
     found_before = _SUB_MULTISETS.get((held, size))
@@ -89,5 +84,7 @@ def sub_multisets(held: Counts, size: int) -> tuple[Counts, ...]:
             fill(i + 1, left - n)
 
     fill(0, size)
-    result = _SUB_MULTISETS[held, size] = tuple(found)
+    result = tuple(found)
+    if size <= MAX_REMEMBERED_SIZE:
+        _SUB_MULTISETS[held, size] = result
     return result
