@@ -78,7 +78,7 @@ def test_specs_make_bots_with_their_options() -> None:
     assert (bot.iterations, bot.seed, bot.rollout) == (30, 4, "none")
     assert isinstance(make_bot("greedy"), GreedyBot)
     assert isinstance(make_bot("random"), RandomBot)
-    made = make_bot("tests.test_tournament:Options:depth=3,label=deep")
+    made = make_bot("tests.arena.test_tournament:Options:depth=3,label=deep")
     assert isinstance(made, Options)
     assert (made.depth, made.label) == (3, "deep")
 
@@ -92,7 +92,7 @@ def test_specs_make_bots_with_their_options() -> None:
         ("ismcts:depth=2", "bad options"),
         ("greedy:depth=2", "bad options"),
         ("no_such_module_xyz:Bot:depth=1", "cannot import"),
-        ("tests.test_tournament:missing:depth=1", "not a callable"),
+        ("tests.arena.test_tournament:missing:depth=1", "not a callable"),
     ],
 )
 def test_specs_that_make_no_bot_get_the_library_error(spec: str, message: str) -> None:

@@ -433,7 +433,7 @@ def not_acting(view: PlayerView, actions: Sequence[Action], rng: random.Random) 
 def test_play_names_a_bot_that_plays_no_legal_action(
     bot: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["play", "--seed", "1", "--no-color", "--bots", f"tests.test_cli:{bot}"]
+    argv = ["play", "--seed", "1", "--no-color", "--bots", f"tests.cli.test_cli:{bot}"]
     code, _ = run(*argv, read=lines_from(["+WBG"]))
     assert code == 2
     assert message in one_line_error(capsys)
@@ -450,9 +450,9 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(
     ("argv", "seed"),
     [
-        (["--bots", "greedy", "tests.test_cli:crashing"], 1),
-        (["play", "--seed", "1", "--bots", "tests.test_cli:crashing"], 1),
-        (["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.test_cli:crashing"], 0),
+        (["--bots", "greedy", "tests.cli.test_cli:crashing"], 1),
+        (["play", "--seed", "1", "--bots", "tests.cli.test_cli:crashing"], 1),
+        (["simulate", "-n", "2", "-q", "--bots", "greedy", "tests.cli.test_cli:crashing"], 0),
     ],
     ids=["demo", "play", "simulate"],
 )
@@ -463,14 +463,14 @@ def test_a_bot_that_raises_is_reported_in_one_line_with_its_seat_turn_and_seed(
     assert code == 2
     err = one_line_error(capsys)
     assert (
-        "bot tests.test_cli:crashing (seat 1) raised ZeroDivisionError: the bot's own bug "
+        "bot tests.cli.test_cli:crashing (seat 1) raised ZeroDivisionError: the bot's own bug "
         f"on turn 2 of the game with seed {seed} (--traceback shows where)"
     ) in err
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_traceback_shows_where_a_bot_raised(where: str, capsys: pytest.CaptureFixture[str]) -> None:
-    bots = ["--bots", "greedy", "tests.test_cli:crashing"]
+    bots = ["--bots", "greedy", "tests.cli.test_cli:crashing"]
     argv = ["--traceback", *bots] if where == "before" else ["simulate", "-q", "-n", "1", *bots]
     if where == "after":
         argv.append("--traceback")

@@ -5,10 +5,10 @@ seats is played twice: by :func:`splendor.play_game` with the real bots, and
 by ``Game._play_bots`` of an implementation (the compiled kernel, whose
 greedy seats weigh the moves in C, or the pure fallback). The two must play
 the same action at every turn and reach the same final state. The default
-test run checks a sample (``tests/fast/test_bot_game.py``); ``nox -s
+test run checks a sample (``tests/kernel/test_bot_game.py``); ``nox -s
 kernel-diff`` runs this module as a script over thousands of games::
 
-    python -m tests.fast.bot_diff --games 5000
+    python -m tests.kernel.bot_diff --games 5000
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Final, Protocol
 import splendor
 from splendor import GameState, GreedyBot, RandomBot, Rules
 from splendor.players.bots import Bot
-from tests.fast.diff import Mismatch
+from tests.kernel.diff import Mismatch
 from tests.strategies import VARIANTS
 
 #: The settings the games are played under: every player count with every variant.

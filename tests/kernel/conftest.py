@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.fast.diff import GameMaker
+from tests.kernel.diff import GameMaker
 
 IMPLEMENTATIONS = ("kernel", "pure", "fast")
 

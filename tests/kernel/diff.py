@@ -4,10 +4,10 @@ A seeded random game is played on both side by side; at every state the
 implementation must list exactly :func:`splendor.legal_actions` (the same
 actions in the same order), and playing each action on a copy must give
 exactly the state :func:`splendor.apply` gives. The default test run checks a
-sample (``tests/fast/test_diff.py``); ``nox -s kernel-diff`` runs this module
+sample (``tests/kernel/test_diff.py``); ``nox -s kernel-diff`` runs this module
 as a script over a million states or more::
 
-    python -m tests.fast.diff --successors 1000000 --workers 2
+    python -m tests.kernel.diff --successors 1000000 --workers 2
 """
 
 from __future__ import annotations

@@ -45,8 +45,8 @@ from tests.builders import (
     with_row,
     with_turn,
 )
-from tests.fast.bot_diff import SETTINGS, check_bot_game, run, seats
-from tests.fast.conftest import implementation
+from tests.kernel.bot_diff import SETTINGS, check_bot_game, run, seats
+from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, game_states
 
 if TYPE_CHECKING:

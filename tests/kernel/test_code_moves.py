@@ -32,7 +32,7 @@ from splendor import (
 )
 from splendor.formats import encoding
 from tests.builders import toks
-from tests.fast.conftest import implementation
+from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, game_states
 
 # More moves of one code than a Decider keeps in place.

@@ -37,7 +37,7 @@ from splendor.formats import encoding
 from splendor.formats.encoding import ACTION_COUNT, decode
 from splendor.rl import observation, observation_shape
 from tests.builders import cards_of, deal, with_player, with_turn
-from tests.fast.conftest import implementation
+from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, game_states
 
 

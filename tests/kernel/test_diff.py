@@ -1,6 +1,6 @@
 """The compiled kernel and the pure fallback play exactly the engine's game.
 
-A sample of the differential check of ``tests/fast/diff.py`` (``nox -s
+A sample of the differential check of ``tests/kernel/diff.py`` (``nox -s
 kernel-diff`` runs it over a million states): seeded random games of 2, 3 and
 4 players under every rule variant of the tests, and Hypothesis games with a
 bias towards buying, compared at every state with the attrs engine.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 
 from splendor import GameState, Rules, apply, legal_actions
-from tests.fast.diff import SETTINGS, FastGame, GameMaker, Mismatch, check_game
+from tests.kernel.diff import SETTINGS, FastGame, GameMaker, Mismatch, check_game
 from tests.strategies import VARIANTS, RandomGame, random_games
 
 

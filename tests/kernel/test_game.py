@@ -24,7 +24,7 @@ from splendor import (
 )
 from splendor.fast import reference as fast_pure
 from splendor.fast.reference import Playouts, SplitMix64
-from tests.fast.conftest import implementation
+from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from splendor import IllegalActionError, InvalidArgumentError, Rules
 from splendor.fast.vector import VectorEnv
 from splendor.formats.encoding import ACTION_COUNT
-from tests.fast.conftest import implementation
+from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS
 
 

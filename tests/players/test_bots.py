@@ -181,7 +181,7 @@ def test_load_bot_knows_the_built_in_bots_and_module_paths() -> None:
     assert sorted(BOTS) == ["greedy", "ismcts", "random"]
     assert isinstance(load_bot("random"), RandomBot)
     assert isinstance(load_bot("splendor.players.bots:GreedyBot"), GreedyBot)
-    assert load_bot("tests.test_bots:first") is first
+    assert load_bot("tests.players.test_bots:first") is first
 
 
 @pytest.mark.parametrize(
@@ -231,9 +231,9 @@ def no_arguments() -> Action:
         ("..x:y", "absolute module name"),
         (".bots:first", "absolute module name"),
         ("\x00:bot", "cannot import"),
-        ("tests.test_bots:NeedsArguments", r"NeedsArguments\(\) raised TypeError"),
-        ("tests.test_bots:NotCallable", "instance is not callable"),
-        ("tests.test_bots:no_arguments", r"cannot be called with \(view, actions, rng\)"),
+        ("tests.players.test_bots:NeedsArguments", r"NeedsArguments\(\) raised TypeError"),
+        ("tests.players.test_bots:NotCallable", "instance is not callable"),
+        ("tests.players.test_bots:no_arguments", r"cannot be called with \(view, actions, rng\)"),
         ("os:getcwd", r"cannot be called with \(view, actions, rng\)"),
     ],
 )
@@ -253,7 +253,7 @@ def test_load_bot_reports_a_module_that_fails_while_importing(
 
 
 def test_load_bot_accepts_a_callable_object_and_a_function_with_defaults() -> None:
-    assert load_bot("tests.test_bots:first") is first
+    assert load_bot("tests.players.test_bots:first") is first
     assert isinstance(load_bot("splendor.players.bots:RandomBot"), RandomBot)
 
 

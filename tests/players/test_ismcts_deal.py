@@ -6,7 +6,7 @@ import random
 
 from splendor import check_state, view
 from splendor.players.ismcts import _Dealer
-from tests.test_ismcts import _midgame
+from tests.players.test_ismcts import _midgame
 
 
 def test_every_deal_shows_the_same_view_and_is_a_valid_state() -> None:

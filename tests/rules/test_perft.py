@@ -1,7 +1,7 @@
 """Perft regression vectors: the number of action sequences from fixed positions.
 
-The numbers are stored in ``tests/vectors/perft.json`` (format in its
-``format`` field) and were written by ``tests/vectors/generate.py``; this
+The numbers are stored in ``tests/rules/vectors/perft.json`` (format in its
+``format`` field) and were written by ``tests/rules/vectors/generate.py``; this
 test only recomputes and compares them. A mismatch means the set of legal
 actions, or a state some action leads to, has changed somewhere in the tree.
 """

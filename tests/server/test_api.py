@@ -28,7 +28,7 @@ from splendor.players.bots import BOTS
 from splendor.server import create_app
 from splendor.server import hub as hub_module
 from splendor.server.hub import MAX_MESSAGE
-from tests.server_helpers import check_message, greedy_choice, hidden_ids, receive_until
+from tests.server.helpers import check_message, greedy_choice, hidden_ids, receive_until
 
 SEED = 20
 

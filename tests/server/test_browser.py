@@ -44,7 +44,7 @@ except ImportError as missing:  # pragma: no cover - depends on the environment
 if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the environment
     _skip_or_fail("the browser tests need Debian's chromium (apt-get install chromium)")
 
-SHOTS = Path(__file__).resolve().parent.parent / "build" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
