@@ -1,95 +1,199 @@
-"""The tables and validators the engine builds once, at import, rebuilt and checked.
+"""The components: the 90 development cards and the 10 nobles the package ships.
 
-The engine loads its cards and nobles, makes its validators and plans its
-takes when a module is imported. These tests call the functions that build
-them again, so that a fault in them is seen by the test that calls them, not
-only by whichever test happens to run first after the import (which is all
-that mutation testing can see of code run at import).
+:data:`splendor.CARDS` and :data:`splendor.NOBLES` must be the published
+cards and nobles of the base game, in the order of their ids. The published
+lists are kept beside this file (``published/cards.csv`` and
+``published/nobles.csv``: the reference data the package's own files were
+checked against, cross-checked card by card across independent
+implementations of the game; their order is by tier, bonus colour, points
+and cost, which is the order of the ids).
+
+The package reads its data files when :mod:`splendor.core.components` is
+imported: from the files beside the module, without importing
+:mod:`importlib.resources` (which costs more to import than the engine),
+and through it when the package is not on the file system (a zip archive).
+A file changed by mistake is refused at import with the reason.
+
+For mutation testing, code run at import is linked to the first test that
+runs (docs/testing.md, "Mutation testing"); ``tests/mutmut_plugin.py``
+runs this file first, so that test is the comparison with the published
+cards.
 """
 
 from __future__ import annotations
 
-import itertools
+import csv
+import json
 import os
+import subprocess
+import sys
+import zipfile
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
-import attrs
 import pytest
 
-from splendor import (
-    CARDS,
-    NOBLES,
-    Card,
-    InvalidArgumentError,
-    Noble,
-    Rules,
-    Take,
-    Tokens,
-)
-from splendor.core import actions as actions_module
-from splendor.core import components, legal
-from splendor.core import rules as rules_module
-from splendor.core.gems import MAX_COUNT
+import splendor
+from splendor import CARDS, CARDS_BY_ID, GEMS, NOBLES, NOBLES_BY_ID, InvalidArgumentError
+from splendor.core import components
+
+PUBLISHED: Final = Path(__file__).with_name("published")
+COLOURS: Final = tuple(gem.value for gem in GEMS[:5])
+PACKAGE: Final = Path(splendor.__file__).parent
+
+
+def _published(name: str) -> list[dict[str, str]]:
+    with (PUBLISHED / name).open(encoding="utf-8", newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def _card_row(tier: int, bonus: str, points: int, cost: tuple[int, ...]) -> dict[str, str]:
+    counts = dict(zip(COLOURS, map(str, cost[:5]), strict=True))
+    return {"tier": str(tier), "bonus": bonus, "points": str(points), **counts}
+
+
+def _noble_row(points: int, requirement: tuple[int, ...]) -> dict[str, str]:
+    return {"points": str(points), **dict(zip(COLOURS, map(str, requirement[:5]), strict=True))}
+
 
 # ---------------------------------------------------------------------------
-# Cards and nobles: read from the package data and checked on load.
+# The data: the published cards and nobles.
 
 
-def test_loading_the_cards_again_gives_the_same_90_cards() -> None:
-    loaded = components._load_cards()
-    assert [(c.id, c.tier, c.bonus, c.points, c.cost) for c in loaded] == [
-        (c.id, c.tier, c.bonus, c.points, c.cost) for c in CARDS
-    ]
+def test_the_cards_are_the_published_90_cards_in_the_order_of_their_ids() -> None:
+    assert [_card_row(c.tier, c.bonus.value, c.points, c.cost.counts) for c in CARDS] == (
+        _published("cards.csv")
+    )
+    assert [card.id for card in CARDS] == list(range(1, 91))
 
 
-def test_loading_the_nobles_again_gives_the_same_10_nobles() -> None:
-    loaded = components._load_nobles()
-    assert [(n.id, n.points, n.requirement) for n in loaded] == [
-        (n.id, n.points, n.requirement) for n in NOBLES
-    ]
+def test_the_nobles_are_the_published_10_nobles_in_the_order_of_their_ids() -> None:
+    assert [_noble_row(n.points, n.requirement.counts) for n in NOBLES] == (
+        _published("nobles.csv")
+    )
+    assert [noble.id for noble in NOBLES] == list(range(1, 11))
 
 
-def test_the_data_is_read_from_the_files_beside_the_module() -> None:
-    # importlib.resources is the fallback for a package not on the file
-    # system; the usual read must not need it.
-    rows = components._read_rows("cards.csv")
-    package = os.path.dirname(os.path.dirname(components.__file__))
-    path = os.path.join(package, "data", "cards.csv")
-    with open(path, encoding="utf-8") as file:
-        assert len(rows) == sum(1 for _ in file) - 1 == 90
-    assert rows[0] == {
-        "id": "1",
-        "tier": "1",
-        "bonus": "white",
-        "points": "0",
-        "white": "0",
-        "blue": "0",
-        "green": "0",
-        "red": "2",
-        "black": "1",
-    }
+def test_the_cards_and_nobles_by_id_are_the_same_objects() -> None:
+    assert all(CARDS_BY_ID[card.id] is card for card in CARDS)
+    assert all(NOBLES_BY_ID[noble.id] is noble for noble in NOBLES)
+    assert len(CARDS_BY_ID) == 90
+    assert len(NOBLES_BY_ID) == 10
 
 
-def test_the_data_is_read_without_importlib_resources_when_on_disk(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_first_card_is_read_with_its_tier_bonus_points_and_cost() -> None:
+    first = CARDS_BY_ID[1]
+    assert (first.tier, first.bonus.value, first.points) == (1, "white", 0)
+    assert first.cost.counts == (0, 0, 0, 2, 1, 0)
+
+
+# ---------------------------------------------------------------------------
+# Where the data is read from (a fresh interpreter each time).
+
+
+def _fresh(code: str, path: str | None = None) -> Any:
+    """Run ``code`` in a fresh interpreter (with ``path`` first on ``sys.path``);
+    it prints one JSON value, returned."""
+    prelude = f"import sys; sys.path.insert(0, {path!r})\n" if path else ""
+    env = {**os.environ, "PYTHONPATH": ""} if path else None
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=PACKAGE.parent,
+        env=env,
+    )
+    return json.loads(done.stdout)
+
+
+_CARDS_AS_ROWS = """
+import json, sys
+import splendor
+from splendor import CARDS, NOBLES
+print(json.dumps({
+    "file": splendor.__file__,
+    "cards": [[c.tier, c.bonus.value, c.points, list(c.cost.counts)] for c in CARDS],
+    "nobles": [[n.points, list(n.requirement.counts)] for n in NOBLES],
+    "resources": "importlib.resources" in sys.modules,
+}))
+"""
+
+
+def test_the_data_on_disk_is_read_without_importing_importlib_resources() -> None:
+    loaded = _fresh(_CARDS_AS_ROWS)
+    assert loaded["resources"] is False
+    assert len(loaded["cards"]) == 90
+    assert len(loaded["nobles"]) == 10
+
+
+def test_a_package_in_a_zip_archive_reads_the_same_cards_and_nobles(tmp_path: Path) -> None:
+    archive = tmp_path / "splendor.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(PACKAGE.rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".csv", ".json", ".typed"):
+                zipped.write(path, Path("splendor") / path.relative_to(PACKAGE))
+    loaded = _fresh(_CARDS_AS_ROWS, str(archive))
+    assert loaded["file"].startswith(str(archive))
+    assert [_card_row(*row[:3], tuple(row[3])) for row in loaded["cards"]] == (
+        _published("cards.csv")
+    )
+    assert [_noble_row(row[0], tuple(row[1])) for row in loaded["nobles"]] == (
+        _published("nobles.csv")
+    )
+
+
+# ---------------------------------------------------------------------------
+# The loaders, called again: what only the private entry points can show.
+#
+# The files are read once, at import, and nothing public reads them again.
+# Two tests call the private loaders the import calls
+# (components._load_cards, components._load_nobles): one with the reader's
+# ways to the files closed off in turn (the read from disk must not need
+# importlib.resources; the read through it must give the same data), one
+# with the private reader (components._read_rows) replaced by one that
+# returns the package's rows with one change, which must be refused. Code
+# run at import is linked by mutation testing to the first test only, so
+# these are also the tests that see a fault in the loaders
+# (docs/testing.md, "Mutation testing").
+
+
+def _refuse_importlib_resources(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.resources
 
     def refuse(*args: object) -> None:
         raise AssertionError("importlib.resources used for data on disk")
 
     monkeypatch.setattr(importlib.resources, "files", refuse)
-    assert len(components._read_rows("nobles.csv")) == 10
 
 
-def test_the_data_is_read_through_importlib_resources_when_not_on_disk(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _not_on_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     # As for a package in a zip archive: the file beside the module is not there.
-    on_disk = components._read_rows("cards.csv")
     monkeypatch.setattr(os.path, "dirname", lambda path: "/nonexistent")
-    assert components._read_rows("cards.csv") == on_disk
+
+
+@pytest.mark.parametrize(
+    "close_off",
+    [_refuse_importlib_resources, _not_on_disk],
+    ids=["on disk, without importlib.resources", "not on disk, through importlib.resources"],
+)
+def test_the_loaders_read_the_published_cards_and_nobles(
+    monkeypatch: pytest.MonkeyPatch, close_off: Callable[[pytest.MonkeyPatch], None]
+) -> None:
+    close_off(monkeypatch)
+    cards = components._load_cards()
+    nobles = components._load_nobles()
+    monkeypatch.undo()
+    assert [_card_row(c.tier, c.bonus.value, c.points, c.cost.counts) for c in cards] == (
+        _published("cards.csv")
+    )
+    assert [c.id for c in cards] == list(range(1, 91))
+    assert [_noble_row(n.points, n.requirement.counts) for n in nobles] == (
+        _published("nobles.csv")
+    )
+    assert [n.id for n in nobles] == list(range(1, 11))
 
 
 def _rows_with(name: str, change: Callable[[list[dict[str, str]]], object]) -> Any:
@@ -161,110 +265,3 @@ def test_bad_package_data_is_refused_on_load(
     with pytest.raises(InvalidArgumentError, match=r"^bad package data: ") as raised:
         load()
     assert str(raised.value).startswith(f"bad package data: {message}")
-
-
-# ---------------------------------------------------------------------------
-# Validators made by factories in the class bodies.
-
-
-def _attribute(cls: type, name: str) -> attrs.Attribute[Any]:
-    found: attrs.Attribute[Any] = getattr(attrs.fields(cls), name)
-    return found
-
-
-@pytest.mark.parametrize("minimum", [0, 1])
-def test_a_rules_count_validator_takes_ints_from_its_minimum_to_max_count(minimum: int) -> None:
-    check = rules_module._count(minimum)
-    attribute = _attribute(Rules, "points_to_win")
-    for good in (minimum, minimum + 1, MAX_COUNT):
-        check(Rules(), attribute, good)
-    for bad in (minimum - 1, MAX_COUNT + 1, True, 3.0, "3", None):
-        with pytest.raises(InvalidArgumentError) as raised:
-            check(Rules(), attribute, bad)
-        assert str(raised.value) == (
-            f"Rules.points_to_win must be an int from {minimum} to {MAX_COUNT:,}, got {bad!r}"
-        )
-
-
-def test_a_rules_count_out_of_range_names_the_value() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"^Rules\.token_limit must be .*, got -1$"):
-        Rules(token_limit=-1)
-    with pytest.raises(InvalidArgumentError, match=r"^Rules\.points_to_win .*, got 0$"):
-        Rules(points_to_win=0)
-
-
-def test_a_per_player_count_out_of_range_names_the_value() -> None:
-    with pytest.raises(InvalidArgumentError) as raised:
-        Rules(gems_by_players=(4, 5, -7))
-    assert str(raised.value) == (
-        f"Rules.gems_by_players must be 3 ints from 0 to {MAX_COUNT:,} "
-        "(for 2, 3 and 4 players), got (4, 5, -7)"
-    )
-
-
-def test_more_nobles_than_the_game_has_is_refused_with_the_numbers() -> None:
-    with pytest.raises(InvalidArgumentError) as raised:
-        Rules(nobles_by_players=(3, 4, 11))
-    assert str(raised.value) == "Rules.nobles_by_players: the game has 10 nobles, got (3, 4, 11)"
-
-
-def test_a_player_count_out_of_range_names_the_range_and_the_value() -> None:
-    with pytest.raises(InvalidArgumentError) as raised:
-        Rules().gems(5)
-    assert str(raised.value) == "Splendor is played by 2 to 4 players, got 5"
-
-
-def test_an_exact_type_validator_names_the_types_allowed_and_the_value() -> None:
-    check = actions_module._exactly(Noble, None)
-    attribute = _attribute(Take, "noble")
-    take = Take(Tokens(1, 1, 1))
-    check(take, attribute, None)
-    check(take, attribute, NOBLES[0])
-    for bad in ("N1", 1, CARDS[0]):
-        with pytest.raises(InvalidArgumentError) as raised:
-            check(take, attribute, bad)
-        assert str(raised.value) == f"Take.noble must be Noble or None, got {bad!r}"
-
-
-def test_an_exact_type_validator_refuses_subclasses() -> None:
-    check = actions_module._exactly(int)
-    attribute = _attribute(Take, "gems")
-    check(Take(Tokens(1, 1, 1)), attribute, 1)
-    with pytest.raises(InvalidArgumentError, match=r"^Take\.gems must be int, got True$"):
-        check(Take(Tokens(1, 1, 1)), attribute, True)
-    with pytest.raises(InvalidArgumentError, match=r"^Take\.gems must be Card, got 1$"):
-        actions_module._exactly(Card)(Take(Tokens(1, 1, 1)), attribute, 1)
-
-
-# ---------------------------------------------------------------------------
-# The plans of the takes of different colours, by supply and room.
-
-
-@pytest.mark.parametrize("room", range(4))
-@pytest.mark.parametrize("some", range(32))
-def test_the_plan_of_takes_lists_each_gained_set_once_with_its_fillers(
-    some: int, room: int
-) -> None:
-    available = [c for c in range(5) if some & (1 << c)]
-    k = min(3, len(available))
-    net = min(k, room)
-    plan = legal._plan(some, room)
-    # Each set of gained colours from net to k of them, largest first, in
-    # the order itertools.combinations gives.
-    expected_gained = [
-        gained
-        for size in range(k, net - 1, -1)
-        for gained in itertools.combinations(available, size)
-    ]
-    assert [gained for _, _, gained, _ in plan] == expected_gained
-    for gems, back, gained, more in plan:
-        # The take brings one gem of k available colours, never gold.
-        assert all(n in (0, 1) for n in gems)
-        assert sum(gems) == k
-        assert {c for c in range(6) if gems[c]} <= set(available)
-        # The fillers: the first available colours not gained, given back.
-        fillers = [c for c in available if c not in gained][: k - len(gained)]
-        assert back == tuple(1 if c in fillers else 0 for c in range(6))
-        assert {c for c in range(6) if gems[c]} == set(gained) | set(fillers)
-        # The tokens still to give back beyond the fillers.
-        assert more == len(gained) - net >= 0
