@@ -7,8 +7,9 @@ exception escapes, nothing hangs and no argument is changed.
 The tests come in four groups:
 
 * wrong arguments that are already handled (pinned so they stay handled);
-* defects: wrong arguments or malformed text that let a foreign exception
-  escape, or that give a wrong result; each test fails until it is fixed;
+* fixed defects: wrong arguments or malformed text that once let a foreign
+  exception escape, or gave a wrong result; the comment in each test says
+  what went wrong before the fix;
 * states built by hand that break an invariant: :func:`splendor.check_state`
   is the guard for those, so it must reject them with its own error;
 * fuzzing with Hypothesis: notation text, record text, JSON documents, hand
@@ -352,7 +353,7 @@ def test_odd_rules_play_whole_valid_games(rules: Rules) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Defects: wrong arguments that let a foreign exception escape.
+# Fixed defects: wrong arguments that once let a foreign exception escape.
 
 DEFECTS: dict[str, Call] = {
     # gems.py: from_mapping calls counts.items(); of() hashes each argument.
@@ -412,7 +413,7 @@ DEFECTS: dict[str, Call] = {
 
 
 @pytest.mark.parametrize("call", list(DEFECTS.values()), ids=list(DEFECTS))
-def test_defect_a_wrong_argument_raises_a_foreign_exception(call: Call) -> None:
+def test_a_wrong_argument_that_once_escaped_raises_a_library_error(call: Call) -> None:
     _raises_library_error(call)
 
 
@@ -432,30 +433,30 @@ def test_tokens_arithmetic_with_another_type_follows_the_operator_protocol(call:
 
 
 @pytest.mark.parametrize("tier", [0, -1, -2])
-def test_defect_a_tier_out_of_range_does_not_give_another_tier(tier: int) -> None:
+def test_a_tier_out_of_range_is_refused_not_read_as_another_tier(tier: int) -> None:
     # board[tier - 1] with tier 0 silently answers with tier 3's row.
     _raises_library_error(lambda: STATE.face_up(tier))
     _raises_library_error(lambda: STATE.deck(tier))
     _raises_library_error(lambda: view(STATE, 0).deck_size(tier))
 
 
-def test_defect_a_comment_with_a_colon_is_read_as_a_header() -> None:
+def test_a_comment_with_a_colon_is_not_read_as_a_header() -> None:
     # parse_record treats any line with a ':' as a header before cutting the comment.
     record = parse_record("players: 2\nseed: 1\n\n+RR ; note: two red\n")
     assert record.actions == (Take(Tokens(red=2)),)
 
 
-def test_defect_a_rule_with_several_numbers_is_not_cut_short() -> None:
+def test_a_rule_with_several_numbers_is_refused_not_cut_short() -> None:
     # "token_limit=5,7" is read as 5 and the 7 is silently dropped.
     _raises_library_error(lambda: parse_record("players: 2\nseed: 1\nrules: token_limit=5,7\n"))
 
 
-def test_defect_from_json_with_none_for_the_class_is_refused() -> None:
+def test_from_json_with_none_for_the_class_is_refused() -> None:
     # from_json("[1, 2]", None) hands back the raw JSON value.
     _raises_library_error(lambda: from_json("[1, 2]", None))  # type: ignore[call-overload]  # wrong type on purpose
 
 
-def test_defect_from_json_player_state_is_checked() -> None:
+def test_from_json_of_an_impossible_player_state_is_refused() -> None:
     # A PlayerState with a reserved card and no blind flag, negative points and
     # gold bonuses loads; PublicPlayer.of then fails with a ValueError from zip.
     text = (
@@ -466,7 +467,7 @@ def test_defect_from_json_player_state_is_checked() -> None:
         from_json(text, PlayerState)
 
 
-def test_defect_svg_names_with_control_characters_stay_well_formed() -> None:
+def test_svg_names_with_control_characters_stay_well_formed() -> None:
     picture = render_svg(STATE, names=["\x00Ann\x1b", "Bo\x08"])
     ET.fromstring(picture)  # raises ParseError on characters XML 1.0 forbids
 
@@ -487,7 +488,7 @@ def _with_long_reserve() -> tuple[GameState, Action]:
     raise AssertionError("no buy of a 10th reserved card came up")
 
 
-def test_defect_notation_of_a_reserve_index_of_two_digits_round_trips() -> None:
+def test_the_notation_of_a_reserve_index_of_two_digits_round_trips() -> None:
     # format_action writes "br10" but the reader takes one digit after "br".
     state, action = _with_long_reserve()
     text = format_action(action, state)
@@ -496,8 +497,8 @@ def test_defect_notation_of_a_reserve_index_of_two_digits_round_trips() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Defects of check_state: it is the guard for hand-made states, yet it lets
-# hand-made cards and nobles through, or crashes on them.
+# Fixed defects of check_state: it is the guard for hand-made states, and it
+# once let hand-made cards and nobles through, or crashed on them.
 
 
 def _with_board_card(card: Card) -> GameState:
@@ -505,7 +506,7 @@ def _with_board_card(card: Card) -> GameState:
     return _evolve(STATE, board=(row, *STATE.board[1:]))
 
 
-def test_defect_check_state_accepts_a_copy_of_a_card() -> None:
+def test_check_state_refuses_a_copy_of_a_card() -> None:
     # The copy has the id and fields of the real card but is another object:
     # check_state passes it, then legal_actions raises KeyError (legal.py _RESERVE).
     state = _with_board_card(_copy(FACE_UP))
@@ -513,27 +514,27 @@ def test_defect_check_state_accepts_a_copy_of_a_card() -> None:
         check_state(state)
 
 
-def test_defect_check_state_accepts_a_card_with_a_bad_cost() -> None:
+def test_check_state_refuses_a_card_with_a_bad_cost() -> None:
     state = _with_board_card(_copy(FACE_UP, cost="x"))
     with pytest.raises(InvalidStateError):
         check_state(state)
 
 
-def test_defect_check_state_accepts_a_91st_card() -> None:
+def test_check_state_refuses_a_91st_card() -> None:
     extra = _copy(STATE.decks[0][0], id=91)
     state = _evolve(STATE, decks=((extra, *STATE.decks[0]), *STATE.decks[1:]))
     with pytest.raises(InvalidStateError):
         check_state(state)
 
 
-def test_defect_check_state_accepts_a_noble_worth_100_points() -> None:
+def test_check_state_refuses_a_noble_worth_100_points() -> None:
     noble = _noble_copy(STATE.nobles[0], points=100)
     state = _evolve(STATE, nobles=(noble, *STATE.nobles[1:]))
     with pytest.raises(InvalidStateError):
         check_state(state)
 
 
-def test_defect_check_state_crashes_on_a_card_without_a_colour() -> None:
+def test_check_state_refuses_a_card_without_a_colour() -> None:
     # validation.py _check_player: GEMS.index(card.bonus) -> ValueError.
     card = _copy(STATE.decks[0][0], bonus=None)
     player = PlayerState(cards=(card,))
@@ -546,7 +547,7 @@ def test_defect_check_state_crashes_on_a_card_without_a_colour() -> None:
         check_state(state)
 
 
-def test_defect_check_state_crashes_on_a_noble_without_a_requirement() -> None:
+def test_check_state_refuses_a_noble_without_a_requirement() -> None:
     # validation.py _check_player: noble.requirement <= bonuses -> TypeError.
     noble = _noble_copy(STATE.nobles[0], points=0, requirement="x")
     state = _evolve(
@@ -556,7 +557,7 @@ def test_defect_check_state_crashes_on_a_noble_without_a_requirement() -> None:
         check_state(state)
 
 
-def test_defect_determinize_builds_a_state_check_state_rejects() -> None:
+def test_determinize_refuses_a_view_without_a_supply() -> None:
     # A hand-made view with no supply: determinize returns a state without one.
     broken = _evolve(view(STATE, 0), bank=None)
     with pytest.raises(SplendorError):
@@ -705,7 +706,7 @@ DEFECT_CLI: dict[str, tuple[list[str], list[str]]] = {
 
 
 @pytest.mark.parametrize("case", list(DEFECT_CLI.values()), ids=list(DEFECT_CLI))
-def test_defect_cli_ends_in_a_traceback(case: tuple[list[str], list[str]], files: Path) -> None:
+def test_cli_input_that_once_ended_in_a_traceback_is_handled(case: tuple[list[str], list[str]], files: Path) -> None:
     argv, lines = case
     status, _ = _run_cli([arg.replace("{}", str(files)) for arg in argv], lines)
     assert status in (0, 2)

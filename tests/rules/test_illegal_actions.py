@@ -1,9 +1,12 @@
-"""Rules of play that the rule tests left unchecked, found by mutation testing.
+"""Rules: what ``apply`` refuses, and the words it refuses it with (RULES.md, "A turn").
 
-Each test states the rule it pins (RULES.md); docs/testing.md lists the
-mutants they kill. Most are the exact words of an error: ``apply`` says why
-the rules forbid an action, with the numbers and the cards that matter, and
-a message that lost a figure or named the wrong card would mislead a player.
+``apply`` says why the rules forbid an action, with the numbers and the
+cards that matter: a message that lost a figure or named the wrong card
+would mislead a player, so each test checks the exact words. Beside them: the
+30 actions of a new two-player game, the wrong types an action can be built
+with, a payment of a colour more
+than held, the noble whose requirement a buy completes, and the turn played
+after the end. docs/testing.md lists the mutants these tests kill.
 """
 
 from __future__ import annotations
