@@ -706,7 +706,9 @@ DEFECT_CLI: dict[str, tuple[list[str], list[str]]] = {
 
 
 @pytest.mark.parametrize("case", list(DEFECT_CLI.values()), ids=list(DEFECT_CLI))
-def test_cli_input_that_once_ended_in_a_traceback_is_handled(case: tuple[list[str], list[str]], files: Path) -> None:
+def test_cli_input_that_once_ended_in_a_traceback_is_handled(
+    case: tuple[list[str], list[str]], files: Path
+) -> None:
     argv, lines = case
     status, _ = _run_cli([arg.replace("{}", str(files)) for arg in argv], lines)
     assert status in (0, 2)

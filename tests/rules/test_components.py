@@ -137,7 +137,7 @@ def test_a_package_in_a_zip_archive_reads_the_same_cards_and_nobles(tmp_path: Pa
                 zipped.write(path, Path("splendor") / path.relative_to(PACKAGE))
     loaded = _fresh(_CARDS_AS_ROWS, str(archive))
     assert loaded["file"].startswith(str(archive))
-    assert [_card_row(*row[:3], tuple(row[3])) for row in loaded["cards"]] == (
+    assert [_card_row(t, b, p, tuple(cost)) for t, b, p, cost in loaded["cards"]] == (
         _published("cards.csv")
     )
     assert [_noble_row(row[0], tuple(row[1])) for row in loaded["nobles"]] == (
