@@ -35,7 +35,7 @@ def tests_pure(session: nox.Session) -> None:
     """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
     session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
     session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
-    fast = ["tests/fast", "src/splendor/fast/__init__.py", "src/splendor/fast/reference.py"]
+    fast = ["tests/kernel", "src/splendor/fast/__init__.py", "src/splendor/fast/reference.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
     session.run("pytest", *(session.posargs or fast), env=env)
 
@@ -46,10 +46,10 @@ def kernel_diff(session: nox.Session) -> None:
     and games between the built-in bots against play_game."""
     session.install("-e", ".", *group("test"))
     session.run(
-        "python", "-m", "tests.fast.diff", *(session.posargs or ["--successors", "1000000"])
+        "python", "-m", "tests.kernel.diff", *(session.posargs or ["--successors", "1000000"])
     )
     if not session.posargs:  # the built-in bots played in the kernel against play_game
-        session.run("python", "-m", "tests.fast.bot_diff", "--games", "5000")
+        session.run("python", "-m", "tests.kernel.bot_diff", "--games", "5000")
 
 
 @nox.session
@@ -101,10 +101,9 @@ def docs(session: nox.Session) -> None:
 def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     session.install("-e", ".[openspiel]", *group("test"))
-    tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
-    tests += ["tests/fast/test_vector.py", "src/splendor/fast/vector.py"]
+    tests = ["tests/rl", "tests/kernel/test_vector.py", "src/splendor/fast/vector.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
-    tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
+    tests += ["tests/kernel/test_decisions.py", "tests/kernel/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *tests, "src/splendor/rl", *session.posargs, env=env)
 
@@ -173,11 +172,7 @@ def package(session: nox.Session) -> None:
     session.run("python", "tools/check_dist.py", out)
 
 
-SERVER_TESTS = (
-    "tests/test_server_api.py",
-    "tests/test_server_cli.py",
-    "tests/test_server_browser.py",
-)
+SERVER_TESTS = ("tests/server",)
 
 
 @nox.session
@@ -225,7 +220,7 @@ def mutants(session: nox.Session) -> None:
 def ray(session: nox.Session) -> None:
     """Tournaments and self-play on real local Ray instances (``[ray]`` extra)."""
     session.install("-e", ".[ray]", *group("test"))
-    session.run("pytest", "tests/test_ray.py", *session.posargs)
+    session.run("pytest", "tests/arena/test_ray.py", *session.posargs)
 
 
 nox.options.sessions.append("ray")

@@ -36,22 +36,34 @@ settings.register_profile(
 )
 os.environ.setdefault("HYPOTHESIS_PROFILE", "mutants")
 
-# Test files by how soon they run: the first prefix a path starts with.
+# Test files by how soon they run: the longest prefix a path starts with.
+# tests/rules/test_components.py comes first: mutmut links the code run at
+# import (the cards and nobles read, the validators and plans made) to the
+# first test that runs, and that file's first test compares the cards with
+# the published ones. Then the tests of what the engine builds at import and
+# of apply's words, the rule tests, the value tests, the smoke game, the
+# perft vectors and the property tests.
 _ORDER = (
-    "tests/test_mutants_",
-    "tests/test_rules_",
-    "tests/test_engine_values.py",
+    "tests/rules/test_components.py",
+    "tests/rules/test_engine_contracts.py",
+    "tests/rules/test_validators.py",
+    "tests/rules/test_take_plan.py",
+    "tests/rules/test_illegal_actions.py",
+    "tests/rules/",
+    "tests/rules/test_engine_values.py",
     "tests/test_smoke.py",
-    "tests/test_perft.py",
+    "tests/rules/test_perft.py",
     "tests/property/test_termination.py",
     "tests/property/",
+    "tests/rules/test_validation.py",
     "tests/",
 )
 
 
 def _rank(item: pytest.Item) -> int:
     path = item.nodeid.split("::", 1)[0]
-    return next((i for i, prefix in enumerate(_ORDER) if path.startswith(prefix)), len(_ORDER))
+    matches = [(len(prefix), i) for i, prefix in enumerate(_ORDER) if path.startswith(prefix)]
+    return max(matches)[1] if matches else len(_ORDER)
 
 
 def pytest_configure(config: pytest.Config) -> None:
