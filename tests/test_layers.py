@@ -298,7 +298,7 @@ def private_names_imported(module: str) -> Iterator[str]:
 
 def test_the_walker_sees_a_private_name_taken_from_another_module() -> None:
     assert "splendor._LAZY" not in MODULES
-    assert _resolve("splendor.core", "_counts") == "splendor.core._counts"
+    assert _resolve("splendor.core", "_count_tuples") == "splendor.core._count_tuples"
 
 
 @pytest.mark.parametrize("module", sorted(PYTHON))
