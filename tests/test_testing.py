@@ -20,6 +20,7 @@ import pytest
 import splendor.fast
 from splendor import (
     Action,
+    Buy,
     GameState,
     IllegalActionError,
     InvalidArgumentError,
@@ -145,6 +146,22 @@ def test_check_replay_follows_a_record() -> None:
     assert report.unfinished == 0
 
 
+def test_check_replay_plays_another_form_of_an_action_as_the_listed_one() -> None:
+    def default_buyer(view: object, actions: Sequence[Action], rng: random.Random) -> Action:
+        buys = [action for action in actions if isinstance(action, Buy)]
+        return attrs.evolve(buys[0], payment=None) if buys else rng.choice(list(actions))
+
+    record = play_game([default_buyer, default_buyer], seed=2, max_turns=60)
+    unlisted = [
+        action
+        for turn, action in enumerate(record.actions)
+        if action not in legal_actions(record.state_at(turn))
+    ]
+    assert unlisted, "the bots bought nothing"
+    report = check_replay(splendor.fast.Game, record.initial_state(), record.actions)
+    assert report.states == len(record.actions) + 1
+
+
 def test_check_replay_of_one_position() -> None:
     state = new_game(2, seed=1)
     report = check_replay(splendor.fast.Game, state)
@@ -224,7 +241,22 @@ def test_an_engine_that_reorders_the_actions_fails_unless_order_is_free() -> Non
     assert (
         f"the same actions in another order: at index 0 the engine lists {second}, splendor {first}"
     ) in str(error)
+    listed = len(legal_actions(error.state))
+    assert f"the engine lists splendor's {listed} legal actions in another order" in str(error)
     assert check_game((_reordered, apply), 2, seed=3, ordered=False).games == 1
+
+
+def test_an_action_listed_twice_is_no_other_order() -> None:
+    def repeating(state: GameState) -> tuple[Action, ...]:
+        actions = legal_actions(state)
+        return (actions[0], *actions[:-1]) if state.turn == 1 else actions
+
+    with pytest.raises(ConformanceError) as info:
+        check_game((repeating, apply), 2, seed=3, ordered=False)
+    message = str(info.value)
+    assert "legal actions, not all of them splendor's" in message
+    assert f"listed more than once by the engine: [{legal_actions(info.value.state)[0]}]" in message
+    assert "missing from the engine's: [" in message
 
 
 def test_an_engine_that_gives_a_token_too_many_fails() -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final, NoReturn, Protocol, TypeVar, cast
+from typing import Final, Protocol, TypeVar, cast
 
 import attrs
 
@@ -50,11 +50,14 @@ from splendor.core.state import GameState, PlayerState
 from splendor.errors import InvalidArgumentError, SplendorError
 
 __all__ = [
+    "MAX_TURNS",
     "ConformanceError",
     "ConformanceReport",
     "Engine",
     "EngineGame",
     "Functions",
+    "Legal",
+    "Successor",
     "check_engine",
     "check_game",
     "check_replay",
@@ -193,7 +196,8 @@ class ConformanceReport:
     Attributes:
         games: the games played.
         states: the states whose listing, end and winners were compared.
-        successors: the successor states compared (besides the one played).
+        successors: the successor states compared on copies of the game (the
+            state each turn goes on to is compared besides, uncounted).
         unfinished: the games stopped by ``max_turns`` before their end.
     """
 
@@ -344,22 +348,9 @@ class _Check:
     successors: int | None
     sampler: random.Random
     seed: int | None = None
-    line: list[Action] = attrs.Factory(list)  # the actions played from the start
-    start: GameState | None = None
+    line: list[Action] = attrs.Factory(list)  # the actions played from the first state
     states: int = 0
     compared: int = 0
-
-    def fail(
-        self,
-        problem: str,
-        state: GameState,
-        *,
-        action: Action | None = None,
-        expected: object = None,
-        got: object = None,
-        details: str = "",
-    ) -> NoReturn:
-        raise self.error(problem, state, action=action, expected=expected, got=got, details=details)
 
     def error(
         self,
@@ -389,8 +380,9 @@ class _Check:
         if details:
             message += "\n" + details
         message += f"\nrun again: splendor.testing.{rerun}"
-        if self.start is not None and self.line:
-            message += f"\n(from the start of the game: {_notation(self.line)})"
+        if self.line:
+            first = "the deal" if self.seed is not None else "the state given"
+            message += f"\n(the actions played since {first}: {_notation(self.line)})"
         message += "\nwith STATE = from_json(<the state below>, GameState), the state before:"
         message += f"\n{_json(state)}"
         return ConformanceError(
@@ -421,7 +413,7 @@ class _Check:
                 if action
                 else "the engine's state differs from the state it was given"
             )
-            self.fail(
+            raise self.error(
                 where,
                 before,
                 action=action,
@@ -443,7 +435,7 @@ class _Check:
         if bool(is_over) != state.is_over:
             said = "is over" if is_over else "goes on"
             truth = f"is over, won by {state.winners}" if state.is_over else "goes on"
-            self.fail(
+            raise self.error(
                 f"the engine says the game {said}, splendor that it {truth}",
                 state,
                 expected=state.is_over,
@@ -451,7 +443,7 @@ class _Check:
             )
         winners = self.engine_call(state, "giving the winners", lambda: tuple(game.winners))
         if winners != state.winners:
-            self.fail(
+            raise self.error(
                 f"the engine's winners are {winners}, splendor's {state.winners}",
                 state,
                 expected=state.winners,
@@ -460,10 +452,14 @@ class _Check:
         got = self.engine_call(state, "listing the legal actions", lambda: tuple(game.actions()))
         expected = legal_actions(state)
         if got != expected and (self.ordered or not _same_set(got, expected)):
-            self.fail(
-                f"the engine lists {len(got)} legal actions, splendor {len(expected)}"
-                if len(got) != len(expected)
-                else f"the engine lists other legal actions than splendor ({len(got)})",
+            if len(got) != len(expected):
+                problem = f"the engine lists {len(got)} legal actions, splendor {len(expected)}"
+            elif _same_set(got, expected):
+                problem = f"the engine lists splendor's {len(got)} legal actions in another order"
+            else:
+                problem = f"the engine lists {len(got)} legal actions, not all of them splendor's"
+            raise self.error(
+                problem,
                 state,
                 expected=expected,
                 got=got,
@@ -487,7 +483,7 @@ class _Check:
             self.compared += len(indices)
             after = self.engine_call(state, "giving its state", game.state)
             if after != state:
-                self.fail(
+                raise self.error(
                     "playing on a copy of the engine's game changed the game",
                     state,
                     expected=state,
@@ -516,7 +512,9 @@ class _Check:
 
 
 def _same_set(got: Sequence[Action], expected: Sequence[Action]) -> bool:
-    return len(got) == len(expected) and set(got) == set(expected)
+    """Whether ``got`` lists the actions of ``expected`` (which has no repeats), each once."""
+    listed = set(got)
+    return len(got) == len(listed) == len(expected) and listed == set(expected)
 
 
 def _engine(engine: object) -> Engine:
@@ -586,7 +584,6 @@ def check_game(
     tested, check = _start(engine, ordered, successors, seed)
     _count("max_turns", max_turns)
     state = new_game(players, seed=seed, rules=rules)
-    check.start = state
     game = _game(tested, state, check)
     rng = random.Random(seed)
     while True:
@@ -610,7 +607,10 @@ def check_replay(
     The state itself, each state the actions reach and the last one are
     compared as :func:`check_engine` compares them: a way to check hand-made
     positions, the games of a record (``check_replay(engine,
-    record.initial_state(), record.actions)``), or a failure again.
+    record.initial_state(), record.actions)``), or a failure again. An
+    action given in another form than the listed one (a
+    :class:`~splendor.Buy` that pays the default, for example) is played
+    as the listed action with the same outcome.
 
     Raises:
         ConformanceError: at the first difference.
@@ -625,10 +625,15 @@ def check_replay(
     """
     tested, check = _start(engine, ordered, successors, None)
     game = _game(tested, state, check)
-    for action in actions:
-        listed, _ = check.position(game, state)
+    for given in actions:
+        listed, expected = check.position(game, state)
+        action = given
         if action not in listed:
-            apply(state, action)  # the engine's error, which says why
+            # Another form of a listed action (a buy that pays the default,
+            # say): the listed one with the same outcome. apply raises the
+            # engine's error, which says why, for an illegal one.
+            after = apply(state, given)
+            action = next(other for other in expected if apply(state, other) == after)
         state = check.play(game, state, listed, action)
     check.position(game, state)
     return check.report(1, int(not state.is_over))
