@@ -4,7 +4,10 @@ A game between :class:`~splendor.GreedyBot` and :class:`~splendor.RandomBot`
 seats is played twice: by :func:`splendor.play_game` with the real bots, and
 by ``Game._play_bots`` of an implementation (the compiled kernel, whose
 greedy seats weigh the moves in C, or the pure fallback). The two must play
-the same action at every turn and reach the same final state. The default
+the same action at every turn and reach the same final state; a difference
+is a :class:`splendor.testing.ConformanceError` with the state where it
+shows, and the final states are compared field by field
+(:func:`splendor.testing.state_difference`). The default
 test run checks a sample (``tests/kernel/test_bot_game.py``); ``nox -s
 kernel-diff`` runs this module as a script over thousands of games::
 
@@ -23,7 +26,7 @@ from typing import Final, Protocol
 import splendor
 from splendor import GameState, GreedyBot, RandomBot, Rules
 from splendor.players.bots import Bot
-from tests.kernel.diff import Mismatch
+from splendor.testing import ConformanceError, state_difference
 from tests.strategies import VARIANTS
 
 #: The settings the games are played under: every player count with every variant.
@@ -70,7 +73,7 @@ def check_bot_game(
     """Play one game both ways and compare every turn; return the turns played.
 
     Raises:
-        Mismatch: at the first difference.
+        ConformanceError: at the first difference.
     """
     bots: list[Bot] = [GreedyBot() if g else RandomBot() for g in greedy]
     record = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
@@ -81,17 +84,32 @@ def check_bot_game(
     replay = new(players, seed=seed, rules=rules)
     for turn, (index, expected) in enumerate(zip(indices, record.actions, strict=False)):
         if replay.action(index) != expected:
-            raise Mismatch(
-                f"{where} turn {turn}: played {replay.action(index)}, the bot played {expected}"
+            raise ConformanceError(
+                f"{where} turn {turn}: played {replay.action(index)}, the bot played {expected}",
+                state=record.state_at(turn),
+                seed=seed,
+                expected=expected,
+                got=replay.action(index),
             )
         replay.play(index)
-    if len(indices) != len(record.actions):
-        raise Mismatch(
-            f"{where}: {len(indices)} turns played, the bots played {len(record.actions)}"
-        )
     final = record.final_state()
-    if game.state() != final:
-        raise Mismatch(f"{where}: the final states differ")
+    if len(indices) != len(record.actions):
+        raise ConformanceError(
+            f"{where}: {len(indices)} turns played, the bots played {len(record.actions)}",
+            state=final,
+            seed=seed,
+            expected=len(record.actions),
+            got=len(indices),
+        )
+    difference = state_difference(game.state(), final)
+    if difference:
+        raise ConformanceError(
+            f"{where}: the final states differ at {difference}",
+            state=final,
+            seed=seed,
+            expected=final,
+            got=game.state(),
+        )
     return len(indices)
 
 

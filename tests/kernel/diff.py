@@ -1,11 +1,14 @@
 """Differential check of a :mod:`splendor.fast` implementation against the attrs engine.
 
-A seeded random game is played on both side by side; at every state the
-implementation must list exactly :func:`splendor.legal_actions` (the same
-actions in the same order), and playing each action on a copy must give
-exactly the state :func:`splendor.apply` gives. The default test run checks a
-sample (``tests/kernel/test_diff.py``); ``nox -s kernel-diff`` runs this module
-as a script over a million states or more::
+A seeded random game is played on both side by side by
+:func:`splendor.testing.check_game`: at every state the implementation must
+list exactly :func:`splendor.legal_actions` (the same actions in the same
+order), agree on the end of the game and its winners, and playing each
+action on a copy must give exactly the state :func:`splendor.apply` gives.
+Besides, its count of the actions (``moves()``) must be the length of its
+listing. The default test run checks a sample (``tests/kernel/test_diff.py``);
+``nox -s kernel-diff`` runs this module as a script over a million states or
+more::
 
     python -m tests.kernel.diff --successors 1000000 --workers 2
 """
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -22,9 +24,10 @@ from typing import Final, Protocol
 
 import attrs
 
-import splendor
 from splendor import GameState, Rules
 from splendor.core.actions import Action
+from splendor.testing import ConformanceReport, EngineGame
+from splendor.testing import check_game as check_conformance
 from tests.strategies import VARIANTS
 
 
@@ -33,6 +36,9 @@ class FastGame(Protocol):
 
     @property
     def is_over(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
 
     def state(self) -> GameState: ...
 
@@ -51,24 +57,63 @@ class GameMaker(Protocol):
     def __call__(self, state: GameState, /) -> FastGame: ...
 
 
+class CountError(AssertionError):
+    """The game's count of its actions is not the length of its listing."""
+
+
 @attrs.frozen
-class Tally:
-    """What a check covered."""
+class Counted:
+    """A game of :mod:`splendor.fast` whose listing is checked against its ``moves()`` too.
 
-    games: int = 0
-    states: int = 0
-    successors: int = 0
+    The games played on copies, for the successor states, are the
+    implementation's own.
+    """
 
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(
-            self.games + other.games,
-            self.states + other.states,
-            self.successors + other.successors,
-        )
+    game: FastGame
+
+    @property
+    def is_over(self) -> bool:
+        """The game's ``is_over``."""
+        return self.game.is_over
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The game's ``winners``."""
+        return self.game.winners
+
+    def state(self) -> GameState:
+        """The game's state."""
+        return self.game.state()
+
+    def actions(self) -> tuple[Action, ...]:
+        """The game's listing, once its length is checked against ``moves()``.
+
+        Raises:
+            CountError: when they differ.
+        """
+        actions = self.game.actions()
+        if self.game.moves() != len(actions):
+            raise CountError(f"moves() counts {self.game.moves()}, actions() lists {len(actions)}")
+        return actions
+
+    def copy(self) -> EngineGame:
+        """A copy of the game (not counted)."""
+        return self.game.copy()
+
+    def play(self, index: int, /) -> None:
+        """Play action ``index`` of the listing."""
+        self.game.play(index)
 
 
-class Mismatch(AssertionError):
-    """The implementation and the engine disagree; the message says where."""
+@attrs.frozen
+class CountedEngine:
+    """The engine of :func:`splendor.testing.check_game`: games of ``from_state``, counted."""
+
+    from_state_of: GameMaker
+
+    def from_state(self, state: GameState, /) -> EngineGame:
+        """A :class:`Counted` game at ``state``."""
+        return Counted(self.from_state_of(state))
 
 
 #: The settings the games are dealt under: every player count with every variant.
@@ -83,50 +128,21 @@ def check_game(
     *,
     max_turns: int = 1000,
     successors: bool = True,
-) -> Tally:
+) -> ConformanceReport:
     """Play one seeded random game on both sides, comparing at every state.
 
     Raises:
-        Mismatch: at the first difference.
+        ConformanceError: at the first difference (a :class:`CountError` is
+            reported as one, raised by the engine).
     """
-    state = splendor.new_game(players, seed=seed, rules=rules)
-    game = from_state(state)
-    rng = random.Random(seed)
-    states = compared = 0
-    where = f"players={players} rules={rules!r} seed={seed}"
-    while True:
-        if game.state() != state:
-            raise Mismatch(f"{where} turn {state.turn}: the states differ")
-        expected = splendor.legal_actions(state)
-        if game.moves() != len(expected) or game.actions() != expected:
-            raise Mismatch(
-                f"{where} turn {state.turn}: listed {game.moves()} actions, expected "
-                f"{len(expected)}; first difference at "
-                f"{_first_difference(game.actions(), expected)}"
-            )
-        states += 1
-        if state.is_over or state.turn >= max_turns:
-            break
-        if successors:
-            for index, action in enumerate(expected):
-                child = game.copy()
-                child.play(index)
-                if child.state() != splendor.apply(state, action):
-                    raise Mismatch(f"{where} turn {state.turn}: action {index} ({action}) differs")
-            compared += len(expected)
-        index = rng.randrange(len(expected))
-        game.play(index)
-        state = splendor.apply(state, expected[index])
-    if game.is_over != state.is_over:
-        raise Mismatch(f"{where}: is_over differs at the end")
-    return Tally(1, states, compared)
-
-
-def _first_difference(got: Sequence[Action], expected: Sequence[Action]) -> str:
-    for index, (a, b) in enumerate(zip(got, expected, strict=False)):
-        if a != b:
-            return f"index {index}: {a} instead of {b}"
-    return f"index {min(len(got), len(expected))} (one list is longer)"
+    return check_conformance(
+        CountedEngine(from_state),
+        players,
+        seed=seed,
+        rules=rules,
+        successors=None if successors else 0,
+        max_turns=max_turns,
+    )
 
 
 def _implementation(name: str) -> GameMaker:
@@ -140,10 +156,10 @@ def _implementation(name: str) -> GameMaker:
     return maker
 
 
-def _worker(job: tuple[str, int, int, int]) -> Tally:
+def _worker(job: tuple[str, int, int, int]) -> ConformanceReport:
     name, first_seed, step, target = job
     from_state = _implementation(name)
-    total = Tally()
+    total = ConformanceReport()
     seed = first_seed
     while total.successors < target:
         players, variant = SETTINGS[seed % len(SETTINGS)]
@@ -167,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     with multiprocessing.Pool(args.workers) as pool:
         parts = pool.map(_worker, jobs)
-    total = sum(parts, Tally())
+    total = sum(parts, ConformanceReport())
     seconds = time.perf_counter() - start
     print(
         f"{args.implementation}: {total.games:,} games, {total.states:,} states "

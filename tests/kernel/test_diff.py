@@ -8,14 +8,22 @@ bias towards buying, compared at every state with the attrs engine.
 
 from __future__ import annotations
 
-import itertools
+from typing import Any
 
 import attrs
 import pytest
 from hypothesis import given
 
-from splendor import GameState, Rules, apply, legal_actions
-from tests.kernel.diff import SETTINGS, FastGame, GameMaker, Mismatch, check_game
+from splendor import GameState, Rules
+from splendor.testing import ConformanceError, check_replay
+from tests.kernel.diff import (
+    SETTINGS,
+    CountedEngine,
+    CountError,
+    FastGame,
+    GameMaker,
+    check_game,
+)
 from tests.strategies import VARIANTS, RandomGame, random_games
 
 
@@ -40,16 +48,11 @@ def test_long_sample_without_successors(from_state: GameMaker) -> None:
 
 @given(random_games(max_turns=120))
 def test_hypothesis_games_play_the_engine_game(from_state: GameMaker, game: RandomGame) -> None:
-    states = game.states()
-    fast = from_state(states[0])
-    for before, after in itertools.pairwise(states):
-        actions = legal_actions(before)
-        assert fast.actions() == actions
-        index = actions.index(next(a for a in actions if apply(before, a) == after))
-        fast.play(index)
-        assert fast.state() == after
-    assert fast.state() == states[-1]
-    assert fast.actions() == legal_actions(states[-1])
+    # The listing, the end and the state at every state of the game, the last included.
+    report = check_replay(
+        CountedEngine(from_state), game.first_state(), game.actions(), successors=0
+    )
+    assert report.states == len(game.actions()) + 1
 
 
 def test_a_mismatch_is_reported(from_state: GameMaker) -> None:
@@ -58,5 +61,24 @@ def test_a_mismatch_is_reported(from_state: GameMaker) -> None:
     def wrong(state: GameState) -> FastGame:
         return from_state(attrs.evolve(state, rules=Rules(points_to_win=3)))
 
-    with pytest.raises(Mismatch, match="the states differ"):
+    with pytest.raises(ConformanceError, match="state differs from the state it was given"):
         check_game(wrong, 2, Rules(), seed=1)
+
+
+def test_a_count_that_is_not_the_listing_is_reported(from_state: GameMaker) -> None:
+    class Miscounted:
+        """A game that counts one action more than it lists."""
+
+        def __init__(self, game: FastGame) -> None:
+            self.game = game
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.game, name)
+
+        def moves(self) -> int:
+            return self.game.moves() + 1
+
+    counts = r"moves\(\) counts 31, actions\(\) lists 30"
+    with pytest.raises(ConformanceError, match=counts) as info:
+        check_game(lambda state: Miscounted(from_state(state)), 2, Rules(), seed=1)
+    assert isinstance(info.value.__cause__, CountError)
