@@ -209,4 +209,4 @@ class _MovedModules:
         """The module is the moved one, already run."""
 
 
-sys.meta_path.append(_MovedModules())  # type: ignore[arg-type]  # a finder by protocol: find_spec
+sys.meta_path.append(_MovedModules())

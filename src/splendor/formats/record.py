@@ -11,7 +11,7 @@ records as JSON (see the "JSON formats" page of the docs).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -143,6 +143,19 @@ class GameRecord:
     _final: list[GameState] = attrs.field(
         factory=list, init=False, repr=False, eq=False, hash=False
     )
+
+    if TYPE_CHECKING:
+        # Made by attrs (``init=False`` keeps the checked __init__ below); said
+        # here for type checkers that do not run attrs' plugin.
+        def __attrs_init__(
+            self,
+            players: int,
+            seed: int,
+            rules: Rules = ...,
+            actions: tuple[Action, ...] = ...,
+            names: tuple[str, ...] | None = ...,
+            result: tuple[int, ...] | None = ...,
+        ) -> None: ...
 
     def __init__(
         self,
