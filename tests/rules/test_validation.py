@@ -16,6 +16,7 @@ from splendor import (
     NOBLES_BY_ID,
     Card,
     GameState,
+    GreedyBot,
     InvalidArgumentError,
     InvalidStateError,
     PlayerState,
@@ -25,7 +26,9 @@ from splendor import (
     check_state,
     legal_actions,
     new_game,
+    view,
 )
+from tests.builders import with_player
 
 
 def _play(players: int, seed: int, turns: int, rules: Rules | None = None) -> GameState:
@@ -351,3 +354,39 @@ def test_cards_and_reserves_share_the_turns() -> None:
 
 def test_a_state_reached_by_play_passes_the_history_check() -> None:
     check_state(MID)
+
+
+def _with_points(state: GameState, seat: int, target: int) -> GameState:
+    """``state`` with the highest-point cards of the tier-3 and tier-2 decks moved to ``seat``."""
+    deck_cards = sorted(
+        (card for tier in (2, 1) for card in state.decks[tier]),
+        key=lambda card: -card.points,
+    )
+    cards = list(state.players[seat].cards)
+    for card in deck_cards:
+        if sum(c.points for c in cards) >= target:
+            break
+        cards.append(card)
+    return with_player(state, seat, cards=cards)
+
+
+def test_a_seat_yet_to_play_this_round_at_the_points_to_win_would_have_ended_the_game() -> None:
+    # Seat 2 has not played since the last round ended: had it held 15 points
+    # then, that round's end would have ended the game.
+    state = new_game(3, seed=5)
+    bot, rng = GreedyBot(), random.Random(1)
+    while state.turn < 40:
+        state = apply(state, bot(view(state, state.current_player), legal_actions(state), rng))
+    assert state.current_player == 1
+    assert not state.is_over
+    reached = _with_points(state, 2, 15)
+    assert reached.players[2].points >= 15
+    _broken(
+        reached,
+        "end",
+        "player 2 has 15 points but has not played since the round that ended at turn 39",
+    )
+    # So for the seat to move: its last turn was in the last round too.
+    _broken(_with_points(state, 1, 15), "end", "player 1 has")
+    # A seat that has played in this round may: the round is not over yet.
+    check_state(_with_points(state, 0, 15))

@@ -58,7 +58,9 @@ def check_state(state: GameState) -> None:
     * end: the game is over (``winners`` not empty) exactly when a round has
       just ended with someone at the points to win or a whole round of
       passes, and then ``winners`` are the rules' winners (most points, then
-      fewest cards; ties share).
+      fewest cards; ties share); in a game still on, no seat yet to play in
+      the current round holds the points to win (it held them when the last
+      round ended, which would have ended the game).
 
     Not checked, because it needs the history of the game or a search:
     whether a noble should have visited (a player meeting a revealed noble's
@@ -389,6 +391,18 @@ def _check_end(state: GameState) -> None:
                 else f"a player at {target} points or more"
             )
             raise _fail("end", f"the round ended with {reason}, but there are no winners")
+        # Points are gained only on one's own turn: a seat yet to play in this
+        # round had its points when the last round ended, which would have
+        # ended the game.
+        for seat in range(state.current_player, n):
+            points = state.players[seat].points
+            if points >= target:
+                raise _fail(
+                    "end",
+                    f"player {seat} has {points} points but has not played since the round "
+                    f"that ended at turn {state.turn - state.current_player}, whose end would "
+                    "have ended the game",
+                )
         return
     if not ended:
         raise _fail(
