@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numpy")
@@ -14,7 +16,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 import splendor.rl.openspiel as sos
-from splendor import InvalidArgumentError, ReserveFromDeck, view
+from splendor import IllegalActionError, InvalidArgumentError, ReserveFromDeck, view
 from splendor.formats.encoding import ACTION_COUNT, action_codes, describe_code
 from splendor.rl import observation
 
@@ -255,3 +257,35 @@ def test_action_strings() -> None:
     dealt = _deal(game, 1)
     assert str(dealt).startswith("Start of the game: player_0 to move\n")
     assert dealt.action_to_string(0, 0) == describe_code(0)
+
+
+@pytest.mark.parametrize("outcome", [89, 95, 10**6])
+def test_a_chance_outcome_not_offered_is_refused_and_changes_nothing(outcome: int) -> None:
+    # During the deal of tier 1, a tier-3 card (89), a noble (95), and a number
+    # that is no outcome at all are refused with the library's error. (OpenSpiel
+    # itself refuses -1 and numbers beyond 64 bits before the game sees them.)
+    state = pyspiel.load_game("python_splendor").new_initial_state()
+    before = str(state)
+    offered = [code for code, _ in state.chance_outcomes()]
+    assert outcome not in offered
+    with pytest.raises(IllegalActionError, match=f"chance outcome {outcome} is not one of"):
+        state.apply_action(outcome)
+    assert str(state) == before
+    assert [code for code, _ in state.chance_outcomes()] == offered
+
+
+def test_a_chance_outcome_of_a_draw_must_come_from_its_deck() -> None:
+    state = pyspiel.load_game("python_splendor").new_initial_state()
+    rng = random.Random(3)
+    while True:
+        if state.is_chance_node():
+            outcomes = [code for code, _ in state.chance_outcomes()]
+            if state.move_number() > 20:  # past the deal: a card drawn after a move
+                wrong = next(code for code in range(90) if code not in outcomes)
+                with pytest.raises(IllegalActionError, match=f"chance outcome {wrong} is not"):
+                    state.apply_action(wrong)
+                assert [code for code, _ in state.chance_outcomes()] == outcomes
+                return
+            state.apply_action(rng.choice(outcomes))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -12,6 +12,7 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from splendor import (
+    Buy,
     IllegalActionError,
     InvalidArgumentError,
     Rules,
@@ -19,9 +20,9 @@ from splendor import (
     new_game,
     view,
 )
-from splendor.formats.encoding import ACTION_COUNT, legal_codes
+from splendor.formats.encoding import ACTION_COUNT, action_codes, legal_codes
 from splendor.rl import SplendorAECEnv, aec_env, observation
-from tests.builders import cards_of, deal, with_player, with_turn
+from tests.builders import card, cards_of, deal, toks, with_player, with_row, with_turn
 
 
 # PettingZoo's checks expect a bare array; a dict with an action mask (as in
@@ -158,13 +159,18 @@ def test_a_game_reaching_max_turns_is_truncated_without_reward() -> None:
 def test_a_shared_win_rewards_every_winner() -> None:
     env = aec_env(players=3)
     env.reset(seed=1)
-    # Seats 0 and 2 end the round tied on 15 points and 4 cards; seat 2 moves last.
+    # Seats 0 and 2 end the round tied on 15 points and 4 cards: seat 2, last
+    # to move, reaches 15 by buying card 16 (1 point, 4 red less its red bonus).
     state = deal(3)
-    for seat, ids in enumerate(((74, 78, 72, 8), (90,), (82, 86, 76, 16))):
+    for seat, ids in enumerate(((74, 78, 72, 8), (90,), (82, 86, 76))):
         state = with_player(state, seat, cards=cards_of(*ids))
-    env._table.start(with_turn(state, 2, turn=14))
+    state = with_player(state, 2, tokens=toks("3R"))
+    state = with_row(state, 1, [card(16), *state.board[0][1:]])
+    state = with_turn(state, 2, turn=14)
+    env._table.start(state)
     env.agent_selection = "player_2"
-    env.step(0)  # take white, blue, green
+    for code in action_codes(state, Buy(card(16), toks("3R"))):
+        env.step(code)
     assert env.game.winners == (0, 2)
     assert env.rewards == {"player_0": 1, "player_1": -1, "player_2": 1}
     assert all(env.terminations.values())
@@ -244,3 +250,13 @@ def test_a_bad_seed_is_refused() -> None:
     env = aec_env()
     with pytest.raises(InvalidArgumentError, match="seed"):
         env.reset(seed="1")  # type: ignore[arg-type]  # the wrong type on purpose
+
+
+@pytest.mark.parametrize("agent", [[], {}, None, 0, "player_9", "x" * 10_000])
+def test_an_agent_that_is_no_name_of_the_game_gets_the_library_error(agent: object) -> None:
+    env = aec_env(2)
+    env.reset(seed=1)
+    for ask in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(InvalidArgumentError, match="unknown agent") as raised:
+            ask(agent)  # type: ignore[arg-type]  # the wrong types are the point
+        assert len(str(raised.value)) < 200

@@ -55,6 +55,7 @@ import attrs
 import numpy as np
 
 from splendor._optional import require
+from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck
 from splendor.core.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card
 from splendor.core.gems import Tokens
@@ -62,7 +63,7 @@ from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize, view
-from splendor.errors import InvalidArgumentError
+from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.rl.observations import observation_shape, observe_state
 
@@ -271,6 +272,12 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards (or nobles) that may come next, each equally likely."""
+        outcomes = self._offered()
+        p = 1.0 / len(outcomes)
+        return [(o, p) for o in outcomes]
+
+    def _offered(self) -> list[int]:
+        """The chance outcomes of this node, in increasing order."""
         progress = self._progress
         state = progress.state
         if progress.dealt < _DEAL:
@@ -280,13 +287,22 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
             outcomes = [_NOBLE_BASE + n.id - 1 for n in NOBLES if n not in taken]
         else:
             outcomes = [card.id - 1 for card in state.decks[progress.pending_tier - 1]]
-        p = 1.0 / len(outcomes)
-        return [(o, p) for o in sorted(outcomes)]
+        return sorted(outcomes)
 
     # -- moving on ---------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress
+        chance = progress.dealt < self._deal_size() or progress.pending is not None
+        if chance and action not in self._offered():
+            # Checked as decision codes are: an outcome the node never offered
+            # (another tier's card, a noble during the cards' deal) would put
+            # a card in two places.
+            what = "a deal" if progress.dealt < self._deal_size() else "a draw"
+            raise IllegalActionError(
+                f"chance outcome {short_repr(action)} is not one of the {len(self._offered())} "
+                f"outcomes of this node ({what}): see chance_outcomes()"
+            )
         if progress.dealt < self._deal_size():
             self._progress = self._deal(progress, action)
         elif progress.pending is not None:

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor._optional import require
+from splendor.core._messages import short_repr
 from splendor.core.deal import new_game
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
@@ -147,14 +148,33 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
 
     # -- the AEC API ---------------------------------------------------------------
 
+    def _seat_of(self, agent: object) -> int:
+        """The seat of the agent named ``agent``, or the library's error."""
+        seat = self._seats.get(agent) if type(agent) is str else None
+        if seat is None:
+            raise InvalidArgumentError(
+                f"unknown agent {short_repr(agent)}: the agents are {self.possible_agents}"
+            )
+        return seat
+
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
-        """The observation space of ``agent`` (the same for every agent)."""
+        """The observation space of ``agent`` (the same for every agent).
+
+        Raises:
+            InvalidArgumentError: for a name that is not one of the agents.
+        """
+        self._seat_of(agent)
         space = self.observation_spaces[agent]
         assert isinstance(space, gymnasium.spaces.Dict)
         return space
 
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
-        """The action space of ``agent``: ``Discrete(ACTION_COUNT)``."""
+        """The action space of ``agent``: ``Discrete(ACTION_COUNT)``.
+
+        Raises:
+            InvalidArgumentError: for a name that is not one of the agents.
+        """
+        self._seat_of(agent)
         space = self.action_spaces[agent]
         assert isinstance(space, gymnasium.spaces.Discrete)
         return space
@@ -191,11 +211,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         Raises:
             InvalidArgumentError: for a name that is not one of the agents.
         """
-        seat = self._seats.get(agent)
-        if seat is None:
-            raise InvalidArgumentError(
-                f"unknown agent {agent!r}: the agents are {self.possible_agents}"
-            )
+        seat = self._seat_of(agent)
         game = self._table
         to_move = seat == game.current_player and not game.winners
         return {
