@@ -447,7 +447,7 @@ class Game:
                 an ``out`` that is not a writable, contiguous ``float32``
                 vector of ``splendor.rl.observation_shape(players, rules)``.
         """
-        from splendor.rl.observations import observe_state
+        from splendor.fast.observations import observe_state
 
         state = self._state
         players = len(state.players)
