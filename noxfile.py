@@ -35,7 +35,8 @@ def tests_pure(session: nox.Session) -> None:
     """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
     session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
     session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
-    fast = ["tests/fast", "src/splendor/fast/__init__.py", "src/splendor/fast/reference.py"]
+    fast = ["tests/fast", "src/splendor/fast/__init__.py", "src/splendor/fast/game.py"]
+    fast += ["src/splendor/fast/reference.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
     session.run("pytest", *(session.posargs or fast), env=env)
 
@@ -103,6 +104,7 @@ def rl(session: nox.Session) -> None:
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
     tests += ["tests/fast/test_vector.py", "src/splendor/fast/vector.py"]
+    tests += ["src/splendor/fast/observations.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
     tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
