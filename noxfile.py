@@ -104,7 +104,7 @@ def rl(session: nox.Session) -> None:
     session.install("-e", ".[openspiel]", *group("test"))
     tests = sorted(str(path) for path in Path("tests").glob("test_rl*.py"))
     tests += ["tests/fast/test_vector.py", "src/splendor/fast/vector.py"]
-    tests += ["src/splendor/fast/observations.py"]
+    tests += ["src/splendor/fast/layout.py", "src/splendor/fast/observations.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
     tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}

@@ -359,7 +359,6 @@ def test_random_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> Non
         fast.random_bot_game(**arguments)  # type: ignore[arg-type]  # wrong on purpose
 
 
-
 def test_the_packages_submodules_import_by_name_from_it() -> None:
     # ``from splendor.fast import name`` reads the package's attribute first:
     # a global of splendor.fast named like a submodule would shadow it.

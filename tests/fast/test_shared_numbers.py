@@ -40,7 +40,7 @@ print(json.dumps({"weights": _kernel.GREEDY_WEIGHTS, "games": games}))
 
 def test_the_kernel_reads_greedybots_weights_from_players_bots() -> None:
     kernel = implementation("kernel")
-    assert kernel.GREEDY_WEIGHTS == {name: getattr(bots, name) for name in kernel.GREEDY_WEIGHTS}
+    assert {name: getattr(bots, name) for name in kernel.GREEDY_WEIGHTS} == kernel.GREEDY_WEIGHTS
     weights = {name for name in vars(bots) if name.startswith(("_BUY_", "_TAKE_", "_TARGET_"))}
     assert set(kernel.GREEDY_WEIGHTS) == weights
 
@@ -67,7 +67,6 @@ def test_a_weight_changed_in_python_changes_the_kernels_greedybot() -> None:
             assert str(replay.action(index)) == action
             replay.play(index)
         # ... and not, in most seeds, the game of the weights as they are.
-        seats = [GreedyBot(), GreedyBot(), RandomBot()]
+        seats = (GreedyBot(), GreedyBot(), RandomBot())
         changed += list(fast.bot_game(seats, seed=seed)[1]) != played
     assert changed > 0
-

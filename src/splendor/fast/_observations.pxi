@@ -3,13 +3,13 @@
 # write_observation writes the row that observations.observe_state returns,
 # entry for entry in the order of its _vector; write_mask writes the action
 # mask of the legal codes (splendor.rl's mask of encoding.legal_codes). The
-# card and noble rows are copied from splendor.fast.observations when the
-# kernel is imported, and the sizes of the parts checked against its layout;
+# card and noble rows are copied from splendor.fast.layout when the kernel is
+# imported, and the sizes of the parts checked against its layout;
 # tests/fast/test_decisions.py and tests/fast/test_vector_exact.py compare the
 # rows at every decision. Included into _kernel.pyx.
 
 from splendor.core.rules import Rules
-from splendor.fast import observations as _observations
+from splendor.fast import layout as _layout
 
 cdef enum:
     # The sizes of the parts of a row (checked against the layout at import):
@@ -20,7 +20,7 @@ cdef enum:
     NOBLE_SIZE = 7  # a noble slot
     BOARD_SLOTS = 12
 
-# The rows of observations._card_table: row 0 an empty slot, then the cards
+# The rows of layout._card_table: row 0 an empty slot, then the cards
 # by id, then from HIDDEN_ROW + 1 a hidden card of tier 1-3; nobles by id.
 cdef float CARD_ROW[MAXCARDS + 4][CARD_SIZE]
 cdef float NOBLE_ROW[MAXNOBLES + 1][NOBLE_SIZE]
@@ -30,7 +30,7 @@ cdef int HIDDEN_ROW = 0
 def _init_observations():
     global HIDDEN_ROW
     cdef int i, k
-    fields = {field.name: field for field in _observations.observation_layout(2, Rules())}
+    fields = {field.name: field for field in _layout.observation_layout(2, Rules())}
     _fits(
         fields["players"].start == OBS_HEAD
         and fields["players"].shape[1] == PLAYER_SIZE
@@ -40,9 +40,9 @@ def _init_observations():
         and fields["decision"].size == 1 + 2 * A_COUNT,
         "it writes the parts of an observation with the sizes of observation_layout",
     )
-    cards = _observations._CARD_ROWS
-    nobles = _observations._NOBLE_ROWS
-    HIDDEN_ROW = _observations._HIDDEN
+    cards = _layout._CARD_ROWS
+    nobles = _layout._NOBLE_ROWS
+    HIDDEN_ROW = _layout._HIDDEN
     _fits(len(cards) == HIDDEN_ROW + 4 <= MAXCARDS + 4 and len(nobles) <= MAXNOBLES + 1,
           "it holds the card and noble rows of the observation")
     memset(CARD_ROW, 0, sizeof(CARD_ROW))
@@ -94,7 +94,7 @@ cdef int write_observation(
     float* out, Py_ssize_t size, int slots, int shown,
 ) noexcept nogil:
     """Write ``observation(view(state, seat), prefix)`` to ``out`` (``size``
-    floats: the layout of splendor.fast.observations.observation_layout with
+    floats: the layout of splendor.fast.layout.observation_layout with
     ``slots`` reserve slots and ``shown`` noble slots), as its ``_vector`` does.
 
     Returns 0; -1 when the layout has not the size of the game's; -2 when a

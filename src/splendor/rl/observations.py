@@ -17,8 +17,9 @@ The players come in turn order starting with the observing seat, so the
 first player block is always "me" and the next one the player after me.
 Every entry is a count, a 0/1 flag or a one-hot entry, never negative.
 
-The rows are defined once, in :mod:`splendor.fast.observations`, below the
-kernel that writes them too; this module offers them to the environments.
+The rows are defined once, below the kernel that writes them too: their
+layout in :mod:`splendor.fast.layout`, their writer in
+:mod:`splendor.fast.observations`; this module offers them to the environments.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from splendor.fast.observations import (
     observation_high,
     observation_layout,
     observation_shape,
-    observe_state,  # noqa: F401  (its old path, kept)
+    observe_state,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "observation_high",
     "observation_layout",
     "observation_shape",
+    "observe_state",
 ]
