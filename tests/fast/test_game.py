@@ -362,7 +362,7 @@ def test_random_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> Non
 def test_the_packages_submodules_import_by_name_from_it() -> None:
     # ``from splendor.fast import name`` reads the package's attribute first:
     # a global of splendor.fast named like a submodule would shadow it.
-    for name in ("game", "reference", "observations", "_extras"):
+    for name in ("game", "reference", "layout", "observations", "_extras"):
         module = importlib.import_module(f"splendor.fast.{name}")
         assert getattr(fast, name) is module, name
     assert fast.Game is importlib.import_module("splendor.fast.game").Game
