@@ -35,7 +35,8 @@ def tests_pure(session: nox.Session) -> None:
     """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
     session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
     session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
-    fast = ["tests/kernel", "src/splendor/fast/__init__.py", "src/splendor/fast/reference.py"]
+    fast = ["tests/kernel", "src/splendor/fast/__init__.py", "src/splendor/fast/game.py"]
+    fast += ["src/splendor/fast/reference.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
     session.run("pytest", *(session.posargs or fast), env=env)
 
@@ -102,6 +103,7 @@ def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     session.install("-e", ".[openspiel]", *group("test"))
     tests = ["tests/rl", "tests/kernel/test_vector.py", "src/splendor/fast/vector.py"]
+    tests += ["src/splendor/fast/layout.py", "src/splendor/fast/observations.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
     tests += ["tests/kernel/test_decisions.py", "tests/kernel/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+
+FAST = Path("src/splendor/fast")
 
 
 def _extensions() -> list[Extension]:
@@ -24,9 +27,12 @@ def _extensions() -> list[Extension]:
     except ImportError:
         print("Cython is not installed: building splendor without its compiled kernel")
         return []
+    # One extension, one compilation unit: _kernel.pyx includes the .pxi files
+    # (one per Python module it mirrors), so its small functions inline.
     kernel = Extension(
         "splendor.fast._kernel",
         ["src/splendor/fast/_kernel.pyx"],
+        depends=sorted(str(path) for path in FAST.glob("*.px[di]")),
         optional=True,
         # No contraction of a * b + c into one fused multiply-add: the kernel's
         # GreedyBot must round its weights exactly as Python does.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import os
 import pickle
 from types import ModuleType
@@ -356,3 +357,12 @@ def test_random_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> Non
     arguments: dict[str, object] = {"players": 2, "seed": 1, **kwargs}
     with pytest.raises(InvalidArgumentError):
         fast.random_bot_game(**arguments)  # type: ignore[arg-type]  # wrong on purpose
+
+
+def test_the_packages_submodules_import_by_name_from_it() -> None:
+    # ``from splendor.fast import name`` reads the package's attribute first:
+    # a global of splendor.fast named like a submodule would shadow it.
+    for name in ("game", "reference", "layout", "observations"):
+        module = importlib.import_module(f"splendor.fast.{name}")
+        assert getattr(fast, name) is module, name
+    assert fast.Game is importlib.import_module("splendor.fast.game").Game

@@ -246,3 +246,21 @@ def test_importing_splendor_fast_loads_no_numpy() -> None:
     done = _python("import sys, splendor.fast; print('numpy' in sys.modules)")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_stepping_a_vector_env_loads_no_gymnasium_or_pettingzoo() -> None:
+    for kernel in (True, False):
+        done = _python(
+            "import sys\n"
+            "import numpy as np\n"
+            "from splendor.fast import VectorEnv\n"
+            f"VectorEnv._use_kernel = {kernel}\n"
+            "env = VectorEnv(3, 2, seed=1)\n"
+            "obs, masks, seats = env.reset()\n"
+            "for _ in range(20):\n"
+            "    obs, masks, rewards, dones, seats = env.step(masks.argmax(axis=1))\n"
+            "loaded = {name.split('.')[0] for name in sys.modules}\n"
+            "print(sorted(loaded & {'gymnasium', 'pettingzoo'}))\n"
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "[]", kernel

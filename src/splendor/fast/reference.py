@@ -175,7 +175,9 @@ class Game:
     """A game in progress that moves in place, on the attrs engine.
 
     See :class:`splendor.fast.Game` for the interface; this class plays it with
-    :func:`~splendor.legal_actions` and :func:`~splendor.apply`.
+    :func:`~splendor.legal_actions` and :func:`~splendor.apply`. Its methods
+    come in the groups and order of that class: the game, the rules, the
+    encoding, the bots, the RL rows.
     """
 
     __slots__ = ("_actions", "_codes", "_state")
@@ -263,6 +265,8 @@ class Game:
         """Each seat's prestige points."""
         return tuple(player.points for player in self._state.players)
 
+    # -- The rules: splendor.core.legal and splendor.core.play -------------------------
+
     def _listing(self) -> tuple[Action, ...]:
         actions = self._actions
         if actions is None:
@@ -335,6 +339,52 @@ class Game:
         self._codes = ()
         return turns
 
+    # -- The encoding: the decision codes of splendor.formats.encoding -----------------
+
+    @property
+    def pending_codes(self) -> tuple[int, ...]:
+        """The decision codes taken so far this turn (see :meth:`play_code`)."""
+        return self._codes
+
+    def legal_codes(self) -> tuple[int, ...]:
+        """The legal codes of the next decision of this turn, sorted.
+
+        The codes are those of :mod:`splendor.formats.encoding`: the same as
+        ``splendor.formats.encoding.legal_codes(game.state(), game.pending_codes)``.
+        ``()`` once the game is over.
+
+        Raises:
+            EncodingError: when the encoding cannot tell the player's
+                reserved cards apart (more than it has codes for).
+        """
+        from splendor.formats import encoding
+
+        return encoding.legal_codes(self._state, self._codes)
+
+    def play_code(self, code: int) -> bool:
+        """Take one decision of this turn, by its code; play the turn once it is whole.
+
+        Returns:
+            ``True`` when the code completed the turn (the action was played
+            and the next turn begins), ``False`` when more decisions follow.
+
+        Raises:
+            EncodingError: for a code that is not legal here (nothing changes).
+        """
+        from splendor.formats import encoding
+
+        codes = (*self._codes, code)
+        if not encoding.is_complete(self._state, codes):
+            # Checked by is_complete: ints, or integers such as numpy's.
+            self._codes = tuple(operator.index(c) for c in codes)
+            return False
+        self._state = apply(self._state, encoding.decode(self._state, codes))
+        self._actions = None
+        self._codes = ()
+        return True
+
+    # -- The bots: splendor.players.bots -----------------------------------------------
+
     def greedy_choice(self, rng: random.Random) -> int:
         """The index of the action :class:`~splendor.GreedyBot` plays here.
 
@@ -393,47 +443,7 @@ class Game:
         self._codes = ()
         return tuple(played)
 
-    @property
-    def pending_codes(self) -> tuple[int, ...]:
-        """The decision codes taken so far this turn (see :meth:`play_code`)."""
-        return self._codes
-
-    def legal_codes(self) -> tuple[int, ...]:
-        """The legal codes of the next decision of this turn, sorted.
-
-        The codes are those of :mod:`splendor.formats.encoding`: the same as
-        ``splendor.formats.encoding.legal_codes(game.state(), game.pending_codes)``.
-        ``()`` once the game is over.
-
-        Raises:
-            EncodingError: when the encoding cannot tell the player's
-                reserved cards apart (more than it has codes for).
-        """
-        from splendor.formats import encoding
-
-        return encoding.legal_codes(self._state, self._codes)
-
-    def play_code(self, code: int) -> bool:
-        """Take one decision of this turn, by its code; play the turn once it is whole.
-
-        Returns:
-            ``True`` when the code completed the turn (the action was played
-            and the next turn begins), ``False`` when more decisions follow.
-
-        Raises:
-            EncodingError: for a code that is not legal here (nothing changes).
-        """
-        from splendor.formats import encoding
-
-        codes = (*self._codes, code)
-        if not encoding.is_complete(self._state, codes):
-            # Checked by is_complete: ints, or integers such as numpy's.
-            self._codes = tuple(operator.index(c) for c in codes)
-            return False
-        self._state = apply(self._state, encoding.decode(self._state, codes))
-        self._actions = None
-        self._codes = ()
-        return True
+    # -- The RL rows: splendor.fast.observations ---------------------------------------
 
     def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None:
         """Write the observation of ``seat`` to ``out``, a ``float32`` vector.
@@ -447,7 +457,7 @@ class Game:
                 an ``out`` that is not a writable, contiguous ``float32``
                 vector of ``splendor.rl.observation_shape(players, rules)``.
         """
-        from splendor.rl.observations import observe_state
+        from splendor.fast.observations import observe_state
 
         state = self._state
         players = len(state.players)

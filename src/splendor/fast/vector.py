@@ -7,8 +7,9 @@ returning ``numpy`` arrays. With the compiled kernel
 (:data:`splendor.fast.COMPILED`) the whole batch is stepped in C: the codes,
 the moves, the observations and the masks, and the deals of finished games;
 the pure-Python fallback steps the same games with the same arrays, only
-slower. It needs the ``[rl]`` extra (``pip install "splendor-rules[rl]"``)
-for ``numpy`` and :mod:`splendor.rl`; use it as ``splendor.fast.VectorEnv``.
+slower. It needs ``numpy``, from the ``[rl]`` extra (``pip install
+"splendor-rules[rl]"``), and nothing else of it: stepping a batch loads
+neither Gymnasium nor PettingZoo. Use it as ``splendor.fast.VectorEnv``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ require("numpy", "rl", "splendor.fast.VectorEnv")
 import numpy as np  # noqa: E402  (after the check)
 import numpy.typing as npt  # noqa: E402
 
-from splendor import fast  # noqa: E402
 from splendor.core.rules import Rules  # noqa: E402
 from splendor.errors import IllegalActionError, InvalidArgumentError  # noqa: E402
-from splendor.fast import Game  # noqa: E402
 from splendor.fast import reference as fast_pure  # noqa: E402
+from splendor.fast.game import COMPILED, Game  # noqa: E402
+from splendor.fast.observations import observation_layout, observe_state  # noqa: E402
 from splendor.fast.reference import SplitMix64, deal_with  # noqa: E402
 from splendor.formats.encoding import ACTION_COUNT, RESERVED_SLOTS  # noqa: E402
-from splendor.rl.observations import observation_layout, observe_state  # noqa: E402
 
 if TYPE_CHECKING:
     from splendor.fast._kernel import VectorCore
@@ -204,7 +204,7 @@ class VectorEnv:
     __slots__ = ("_core", "_num_envs", "_players", "_ready", "_size", "truncated")
 
     # Which implementation steps the games (tests compare the two).
-    _use_kernel: ClassVar[bool] = fast.COMPILED
+    _use_kernel: ClassVar[bool] = COMPILED
 
     def __init__(
         self,

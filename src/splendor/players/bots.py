@@ -89,6 +89,18 @@ class RandomBot:
         return "RandomBot()"
 
 
+# GreedyBot's weights, defined here only: the compiled kernel (splendor.fast)
+# reads them when it is imported.
+_BUY_POINTS: Final = 10.0  # a buy: per point it brings (its card's and its noble's)
+_BUY_PULL: Final = 3.0  # per unit of noble pull of its bonus colour
+_BUY_DEMAND: Final = 0.5  # per card in view that still needs its bonus colour
+_BUY_GOLD: Final = 2.0  # less per gold token it pays
+_BUY_PAID: Final = 0.1  # less per token it pays
+_TARGET_POINTS: Final = 0.5  # a target: fewer missing tokens by this per point
+_TAKE_TARGET: Final = 10.0  # a take: less per token the target still misses
+_TAKE_REST: Final = 0.1  # less per token the other cards still miss
+
+
 class GreedyBot:
     """A bot that buys what it can and otherwise works toward the cheapest card.
 
@@ -168,7 +180,7 @@ class GreedyBot:
         held = me.tokens.counts
         # The target: the least missing tokens, a little less for points and nobles.
         ranks = [
-            shortfall(need, held) - 0.5 * card.points - pull[GEM_INDEX[card.bonus]]
+            shortfall(need, held) - _TARGET_POINTS * card.points - pull[GEM_INDEX[card.bonus]]
             for card, need in zip(cards, needs, strict=True)
         ]
         lowest = min(ranks)
@@ -178,7 +190,7 @@ class GreedyBot:
         def value(action: Take) -> float:
             after = _after(held, action.gems.counts, action.returned.counts)
             rest = sum(shortfall(need, after) for need in needs)
-            return -10.0 * shortfall(target_need, after) - 0.1 * rest
+            return -_TAKE_TARGET * shortfall(target_need, after) - _TAKE_REST * rest
 
         takes = [a for a in actions if isinstance(a, Take)]
         best_take = _best(takes, value, rng) if takes else None
@@ -262,7 +274,13 @@ def _buy_value(action: Buy, pull: Sequence[float], demand: Sequence[int]) -> flo
     payment = action.payment
     gold = payment.counts[5] if payment is not None else 0
     paid = payment.total if payment is not None else 0
-    return 10.0 * points + 3.0 * pull[colour] + 0.5 * demand[colour] - 2.0 * gold - 0.1 * paid
+    return (
+        _BUY_POINTS * points
+        + _BUY_PULL * pull[colour]
+        + _BUY_DEMAND * demand[colour]
+        - _BUY_GOLD * gold
+        - _BUY_PAID * paid
+    )
 
 
 def _reserve_of(actions: Sequence[Action], card: Card) -> Reserve | None:

@@ -20,9 +20,9 @@ from splendor import fast
 from splendor.core.play import apply
 from splendor.core.state import GameState
 from splendor.errors import EncodingError, IllegalActionError, InvalidArgumentError
+from splendor.fast.observations import observation_layout, observe_state
 from splendor.formats import encoding
 from splendor.rl._turns import Turns, mask_of
-from splendor.rl.observations import observation_layout, observe_state
 
 _NO_CODES: Final = np.zeros(encoding.ACTION_COUNT, dtype=np.int8)
 

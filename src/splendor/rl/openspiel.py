@@ -64,8 +64,8 @@ from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.fast.observations import observation_shape, observe_state
 from splendor.formats import encoding
-from splendor.rl.observations import observation_shape, observe_state
 
 require("pyspiel", "openspiel", "splendor.rl.openspiel")
 

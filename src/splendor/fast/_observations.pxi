@@ -1,0 +1,220 @@
+# The observation rows of splendor.fast.observations (splendor.rl.observation), in C.
+#
+# write_observation writes the row that observations.observe_state returns,
+# entry for entry in the order of its _vector; write_mask writes the action
+# mask of the legal codes (splendor.rl's mask of encoding.legal_codes). The
+# card and noble rows are copied from splendor.fast.layout when the kernel is
+# imported, and the sizes of the parts checked against its layout;
+# tests/fast/test_decisions.py and tests/fast/test_vector_exact.py compare the
+# rows at every decision. Included into _kernel.pyx.
+
+from splendor.core.rules import Rules
+from splendor.fast import layout as _layout
+
+cdef enum:
+    # The sizes of the parts of a row (checked against the layout at import):
+    # compiled in, so that copying a card or a noble row is a few moves.
+    OBS_HEAD = 11  # bank (6), deck sizes (3), status (2)
+    PLAYER_SIZE = 15  # a player block
+    CARD_SIZE = 16  # a card slot
+    NOBLE_SIZE = 7  # a noble slot
+    BOARD_SLOTS = 12
+
+# The rows of layout._card_table: row 0 an empty slot, then the cards
+# by id, then from HIDDEN_ROW + 1 a hidden card of tier 1-3; nobles by id.
+cdef float CARD_ROW[MAXCARDS + 4][CARD_SIZE]
+cdef float NOBLE_ROW[MAXNOBLES + 1][NOBLE_SIZE]
+cdef int HIDDEN_ROW = 0
+
+
+def _init_observations():
+    global HIDDEN_ROW
+    cdef int i, k
+    fields = {field.name: field for field in _layout.observation_layout(2, Rules())}
+    _fits(
+        fields["players"].start == OBS_HEAD
+        and fields["players"].shape[1] == PLAYER_SIZE
+        and fields["board"].shape == (BOARD_SLOTS, CARD_SIZE)
+        and fields["reserved"].shape[2] == CARD_SIZE
+        and fields["nobles"].shape[1] == NOBLE_SIZE
+        and fields["decision"].size == 1 + 2 * A_COUNT,
+        "it writes the parts of an observation with the sizes of observation_layout",
+    )
+    cards = _layout._CARD_ROWS
+    nobles = _layout._NOBLE_ROWS
+    HIDDEN_ROW = _layout._HIDDEN
+    _fits(len(cards) == HIDDEN_ROW + 4 <= MAXCARDS + 4 and len(nobles) <= MAXNOBLES + 1,
+          "it holds the card and noble rows of the observation")
+    memset(CARD_ROW, 0, sizeof(CARD_ROW))
+    memset(NOBLE_ROW, 0, sizeof(NOBLE_ROW))
+    for i, row in enumerate(cards):
+        for k in range(CARD_SIZE):
+            CARD_ROW[i][k] = row[k]
+    for i, row in enumerate(nobles):
+        for k in range(NOBLE_SIZE):
+            NOBLE_ROW[i][k] = row[k]
+
+
+_init_observations()
+
+# The 8 mask bytes of each byte of a bitset (the byte order of the machine).
+cdef uint8_t SPREAD[256][8]
+
+
+def _init_spread():
+    cdef int byte, k
+    for byte in range(256):
+        for k in range(8):
+            SPREAD[byte][k] = (byte >> k) & 1
+
+
+_init_spread()
+
+
+cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
+    """Write the mask of the code set ``bits`` to ``out`` (A_COUNT bytes, 1 for a code in it)."""
+    cdef int k
+    cdef int whole = A_COUNT >> 3
+    for k in range(whole):
+        memcpy(&out[8 * k], SPREAD[(bits[k >> 3] >> (8 * (k & 7))) & 255], 8)
+    for k in range(8 * whole, A_COUNT):
+        out[k] = (bits[k >> 6] >> (k & 63)) & 1
+
+
+cdef inline Py_ssize_t observation_size(int players, Py_ssize_t slots, Py_ssize_t shown) noexcept nogil:
+    """The entries of a row (observation_shape) for these players, reserve and noble slots."""
+    return (
+        OBS_HEAD + PLAYER_SIZE * players + BOARD_SLOTS * CARD_SIZE
+        + players * slots * CARD_SIZE + shown * NOBLE_SIZE + 1 + 2 * A_COUNT
+    )
+
+
+cdef int write_observation(
+    const KState* s, int seat, const uint8_t* prefix, int n_prefix,
+    float* out, Py_ssize_t size, int slots, int shown,
+) noexcept nogil:
+    """Write ``observation(view(state, seat), prefix)`` to ``out`` (``size``
+    floats: the layout of splendor.fast.layout.observation_layout with
+    ``slots`` reserve slots and ``shown`` noble slots), as its ``_vector`` does.
+
+    Returns 0; -1 when the layout has not the size of the game's; -2 when a
+    player holds more reserved cards than ``slots``; -3 when more nobles are
+    revealed than ``shown``.
+    """
+    cdef int n = s.n_players
+    cdef int i, k, c, index, pos, start, count, held, tier, card, v
+    cdef Py_ssize_t decision = observation_size(n, slots, shown) - 1 - 2 * A_COUNT
+    cdef int tiers[4]
+    cdef int received[5]
+    cdef int starts[4]
+    cdef float* row
+    cdef int current = -1 if s.winners else s.current
+    if size != observation_size(n, slots, shown) or not 0 <= seat < n:
+        return -1
+    # Every entry is written once (no clearing first: the rows are long).
+    for c in range(6):
+        out[c] = s.bank[c]
+    for k in range(3):
+        out[6 + k] = s.seg[k]
+    out[9] = <float>s.passes
+    out[10] = 1.0 if s.winners else 0.0
+    # The nobles each seat received (by holder, 0 for the revealed ones) and
+    # where each seat's reserved cards start, in one pass each.
+    for k in range(5):
+        received[k] = 0
+    for k in range(s.n_nobles):
+        received[s.nobles[k] >> 4] += 1
+    start = s.seg[0] + s.seg[1] + s.seg[2]
+    for i in range(n):
+        starts[i] = start
+        start += s.seg[3 + 2 * i] + s.seg[4 + 2 * i]
+    index = seat
+    for i in range(n):
+        row = &out[OBS_HEAD + PLAYER_SIZE * i]
+        for c in range(6):
+            row[c] = s.tokens[index][c]
+        for c in range(5):
+            row[6 + c] = s.bonus[index][c]
+        row[11] = s.points[index]
+        row[12] = s.seg[4 + 2 * index]
+        row[13] = received[index + 1]
+        row[14] = 1.0 if index == current else 0.0
+        index = index + 1 if index + 1 < n else 0
+    pos = OBS_HEAD + PLAYER_SIZE * n
+    for k in range(12):
+        memcpy(&out[pos], CARD_ROW[s.board[k]], CARD_SIZE * sizeof(float))
+        pos += CARD_SIZE
+    index = seat
+    for i in range(n):
+        start = starts[index]
+        held = s.seg[3 + 2 * index]
+        if held > slots:
+            return -2
+        row = &out[pos]
+        if index == seat:
+            for k in range(held):
+                memcpy(&row[CARD_SIZE * k], CARD_ROW[s.cards[start + k] & 0x7F],
+                       CARD_SIZE * sizeof(float))
+        else:
+            # Face-up reserves in the order reserved, then blind ones by tier.
+            count = 0
+            tiers[1] = tiers[2] = tiers[3] = 0
+            for k in range(held):
+                card = s.cards[start + k]
+                if card & BLIND_FLAG:
+                    tiers[C_TIER[card & 0x7F]] += 1
+                else:
+                    memcpy(&row[CARD_SIZE * count], CARD_ROW[card], CARD_SIZE * sizeof(float))
+                    count += 1
+            for tier in range(1, 4):
+                for k in range(tiers[tier]):
+                    memcpy(&row[CARD_SIZE * count], CARD_ROW[HIDDEN_ROW + tier],
+                           CARD_SIZE * sizeof(float))
+                    count += 1
+        memset(&row[CARD_SIZE * held], 0, (slots - held) * CARD_SIZE * sizeof(float))
+        pos += slots * CARD_SIZE
+        index = index + 1 if index + 1 < n else 0
+    count = 0
+    for k in range(s.n_nobles):
+        if s.nobles[k] >> 4 == 0:
+            if count == shown:
+                return -3
+            memcpy(&out[pos + NOBLE_SIZE * count], NOBLE_ROW[s.nobles[k] & 15],
+                   NOBLE_SIZE * sizeof(float))
+            count += 1
+    memset(&out[pos + NOBLE_SIZE * count], 0, (shown - count) * NOBLE_SIZE * sizeof(float))
+    # The decision's 1 + 2 * A_COUNT entries, by the run-time size: a size
+    # known when compiling is inlined as a string instruction, slow to start.
+    memset(&out[decision], 0, (size - decision) * sizeof(float))
+    if n_prefix:
+        out[decision] = n_prefix
+        v = prefix[0]
+        if v < A_COUNT:
+            out[decision + 1 + v] = 1.0
+        for k in range(1, n_prefix):
+            v = prefix[k]
+            if v < A_COUNT:
+                out[decision + 1 + A_COUNT + v] += 1.0
+    return 0
+
+
+_BUFFER_ERRORS = (TypeError, ValueError, BufferError)
+
+
+cdef object _given(out):
+    """``out``, to be read as a typed memoryview (which would take None)."""
+    if out is None:
+        raise TypeError("got None")
+    return out
+
+
+cdef object _not_a_row(str dtype, error):
+    return InvalidArgumentError(f"out must be a writable, contiguous {dtype} vector: {error}")
+
+
+cdef observation_error(int failed):
+    if failed == -1:
+        raise InvalidArgumentError("the observation buffer does not have the game's layout")
+    if failed == -2:
+        raise InvalidArgumentError("a player holds more reserved cards than the rules allow")
+    raise InvalidArgumentError("more nobles are revealed than the rules reveal")

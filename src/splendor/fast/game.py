@@ -1,0 +1,161 @@
+"""Which implementation :mod:`splendor.fast` uses: its :class:`Game` and :func:`random_playouts`.
+
+The compiled kernel (``splendor.fast._kernel``) when it is built and
+``SPLENDOR_PURE`` is not set, else the pure-Python twin
+(:mod:`splendor.fast.reference`); :data:`COMPILED` says which. Use these names
+through :mod:`splendor.fast`, which re-exports them; :mod:`splendor.fast.vector`
+imports them from here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Final
+
+from splendor.core.state import GameState
+from splendor.fast import reference
+from splendor.fast.reference import Playouts
+
+__all__ = ["COMPILED", "STATE_SIZE", "Game", "random_playouts"]
+
+
+def _pure_requested() -> bool:
+    return os.environ.get("SPLENDOR_PURE", "") not in ("", "0")
+
+
+if TYPE_CHECKING:
+    # Both implementations have the interface of the pure one.
+    from splendor.fast.reference import Game as _Base
+    from splendor.fast.reference import random_playouts as _random_playouts
+
+    _COMPILED = False
+    _STATE_SIZE = 0
+else:
+    _compiled = None
+    if not _pure_requested():
+        try:
+            from splendor.fast import _kernel as _compiled
+        except ImportError:  # built without a compiler: the fallback below
+            _compiled = None
+    if _compiled is None:
+        _Base = reference.Game
+        _random_playouts = reference.random_playouts
+        _COMPILED = False
+        _STATE_SIZE = 0
+    else:
+        _Base = _compiled.Game
+        _random_playouts = _compiled.random_playouts
+        _COMPILED = True
+        _STATE_SIZE = _compiled.STATE_SIZE
+
+#: Whether the compiled kernel is in use (``False``: the pure-Python fallback).
+COMPILED: Final[bool] = _COMPILED
+#: The size in bytes of the C structure holding one game (0 for the fallback).
+STATE_SIZE: Final[int] = _STATE_SIZE
+
+
+class Game(_Base):
+    """A game in progress, played in place: at C speed when :data:`COMPILED`.
+
+    Make one with :meth:`~splendor.fast.reference.Game.from_state` or
+    :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.moves`
+    counts the legal actions, in the order of :func:`splendor.legal_actions`;
+    :meth:`~splendor.fast.reference.Game.action` gives one as an action value and
+    :meth:`~splendor.fast.reference.Game.play` plays it by its index, in place.
+    :meth:`~splendor.fast.reference.Game.state` converts back to a
+    :class:`~splendor.GameState`; :meth:`~splendor.fast.reference.Game.copy` is cheap
+    (a copy of the C structure), for tree search. The methods are those of
+    :class:`splendor.fast.reference.Game`, documented there, in the same
+    groups and order as below (and in the kernel's ``_kernel.pyi``).
+
+    **The game:**
+
+    - ``Game.from_state(state)``: the game at a :class:`~splendor.GameState`;
+      a state that fails :func:`splendor.check_state` is refused with its
+      :class:`~splendor.InvalidStateError`.
+    - ``Game.new(players, *, seed, rules=None)``: the game
+      :func:`splendor.new_game` deals for the same arguments.
+    - ``state()``: the current :class:`~splendor.GameState`.
+    - ``copy()``: an independent copy (also ``copy.copy``; a game pickles as
+      its state).
+    - Properties: ``rules``, ``current_player``, ``turn``, ``is_over``,
+      ``winners`` and ``points`` (per seat).
+
+    **The rules** (:func:`splendor.legal_actions` and :func:`splendor.apply`):
+
+    - ``moves()``: the number of legal actions (0 once the game is over).
+    - ``action(i)``: ``legal_actions(game.state())[i]``; ``actions()``: all.
+    - ``play(i)``: play action ``i`` in place. An index that is not an int
+      or is out of range raises :class:`~splendor.InvalidArgumentError`, and
+      :class:`~splendor.IllegalActionError` once the game is over; the game
+      is then unchanged. Negative indices count from the end, as in a tuple.
+    - ``play_random(seed, max_turns=None)``: play uniformly random actions
+      in place to the end (or ``max_turns`` turns), drawn as
+      :func:`random_playouts` draws them; returns the turns played.
+
+    **The encoding** (the decision codes of :mod:`splendor.formats.encoding`):
+
+    - ``pending_codes``, ``legal_codes()`` and ``play_code(code)``: the turn
+      as decisions, one code at a time.
+
+    **The bots** (:mod:`splendor.players.bots`):
+
+    - ``greedy_choice(rng)``: the index of the action
+      :class:`~splendor.GreedyBot` plays for the seat to move, its ties
+      broken with the :class:`random.Random` ``rng`` exactly as the bot
+      breaks them (the compiled kernel weighs the actions in C; see
+      :func:`splendor.fast.bot_game`).
+
+    **The RL rows** (:mod:`splendor.rl`'s observations and masks):
+
+    - ``observation_into(out, seat)`` and ``mask_into(out)``: write the
+      :func:`splendor.rl.observation` of a seat (with the pending codes when
+      it is to move) and the mask of the legal codes into ``numpy`` vectors,
+      for the environments (the compiled kernel writes them itself).
+
+    The compiled kernel plays with at most 255 tokens of each colour; a state
+    with more raises :class:`~splendor.InvalidArgumentError`.
+
+    >>> game = Game.new(3, seed=5)
+    >>> clone = game.copy()
+    >>> clone.play_random(seed=1) > 0, clone.is_over, game.turn
+    (True, True, 0)
+    """
+
+    __slots__ = ()
+
+
+def random_playouts(
+    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+) -> Playouts:
+    """Play ``games`` uniformly random games to their end from ``start``.
+
+    Every turn draws one action uniformly among the legal ones with
+    :class:`~splendor.fast.reference.SplitMix64` (one generator seeded with
+    ``seed`` for all the games, one draw per turn), so the result depends only
+    on ``start`` and ``seed``, and is the same with and without the compiled
+    kernel. When compiled, the games are played entirely inside the kernel.
+
+    Args:
+        start: a :class:`~splendor.GameState` (checked with
+            :func:`splendor.check_state`) or a :class:`Game` (left as it is).
+        games: the number of games to play.
+        seed: the seed of the generator (any int, taken mod 2**64).
+        max_turns: stop a game after this many turns (it then counts as
+            unfinished); ``None`` plays every game to its end. Under house
+            rules where no card can be bought, a game may never end: the
+            kernel still answers Ctrl-C (any pending signal).
+
+    Returns:
+        The wins per seat, the turns played and the unfinished games.
+
+    Raises:
+        InvalidArgumentError: for a bad argument.
+        InvalidStateError: for a state that fails :func:`splendor.check_state`.
+
+    >>> from splendor import new_game
+    >>> result = random_playouts(new_game(2, seed=3), 10, seed=7)
+    >>> result.games, len(result.wins), result.unfinished
+    (10, 2, 0)
+    """
+    return _random_playouts(start, games, seed=seed, max_turns=max_turns)
