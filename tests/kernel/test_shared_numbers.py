@@ -15,7 +15,7 @@ import sys
 
 from splendor import GreedyBot, RandomBot, fast
 from splendor.players import bots
-from tests.fast.conftest import implementation
+from tests.kernel.conftest import implementation
 
 # Bot games with GreedyBot's weights changed, played by the kernel and by the
 # Python bot; printed as JSON: the weights the kernel read and both games.

@@ -5,7 +5,7 @@
 # mask of the legal codes (splendor.rl's mask of encoding.legal_codes). The
 # card and noble rows are copied from splendor.fast.layout when the kernel is
 # imported, and the sizes of the parts checked against its layout;
-# tests/fast/test_decisions.py and tests/fast/test_vector_exact.py compare the
+# tests/kernel/test_decisions.py and tests/kernel/test_vector_exact.py compare the
 # rows at every decision. Included into _kernel.pyx.
 
 from splendor.core.rules import Rules
@@ -40,9 +40,9 @@ def _init_observations():
         and fields["decision"].size == 1 + 2 * A_COUNT,
         "it writes the parts of an observation with the sizes of observation_layout",
     )
-    cards = _layout._CARD_ROWS
-    nobles = _layout._NOBLE_ROWS
-    HIDDEN_ROW = _layout._HIDDEN
+    cards = _layout.CARD_ROWS
+    nobles = _layout.NOBLE_ROWS
+    HIDDEN_ROW = _layout.HIDDEN_ROW
     _fits(len(cards) == HIDDEN_ROW + 4 <= MAXCARDS + 4 and len(nobles) <= MAXNOBLES + 1,
           "it holds the card and noble rows of the observation")
     memset(CARD_ROW, 0, sizeof(CARD_ROW))

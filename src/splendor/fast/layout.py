@@ -59,18 +59,20 @@ NOBLE_FEATURES: Final[tuple[str, ...]] = (
 )
 
 
-_CARD_SIZE: Final = len(CARD_FEATURES)
-_NOBLE_SIZE: Final = len(NOBLE_FEATURES)
+#: The numbers that describe one card slot, and one noble slot.
+CARD_SIZE: Final = len(CARD_FEATURES)
+NOBLE_SIZE: Final = len(NOBLE_FEATURES)
 # The scalar part of a player block: tokens (6), bonuses (5), points,
 # purchased cards, nobles, to move.
 _PLAYER_SCALARS: Final = 15
-_HIDDEN: Final = max(card.id for card in CARDS)  # row _HIDDEN + tier: a hidden card of that tier
+#: Row ``HIDDEN_ROW + tier`` of :data:`CARD_ROWS` describes a hidden card of that tier.
+HIDDEN_ROW: Final = max(card.id for card in CARDS)
 
 
 def _card_table() -> tuple[tuple[float, ...], ...]:
     # Row 0 is an empty slot, rows 1-90 the cards by id, rows 91-93 a hidden
     # card of tier 1-3.
-    table = [[0.0] * _CARD_SIZE for _ in range(_HIDDEN + 4)]
+    table = [[0.0] * CARD_SIZE for _ in range(HIDDEN_ROW + 4)]
     for card in CARDS:
         row = table[card.id]
         row[0] = 1.0
@@ -79,13 +81,13 @@ def _card_table() -> tuple[tuple[float, ...], ...]:
         row[10] = card.points
         row[11:16] = card.cost.counts[:5]
     for tier in (1, 2, 3):
-        table[_HIDDEN + tier][1] = 1.0
-        table[_HIDDEN + tier][1 + tier] = 1.0
+        table[HIDDEN_ROW + tier][1] = 1.0
+        table[HIDDEN_ROW + tier][1 + tier] = 1.0
     return tuple(tuple(row) for row in table)
 
 
 def _noble_table() -> tuple[tuple[float, ...], ...]:
-    table = [[0.0] * _NOBLE_SIZE for _ in range(max(noble.id for noble in NOBLES) + 1)]
+    table = [[0.0] * NOBLE_SIZE for _ in range(max(noble.id for noble in NOBLES) + 1)]
     for noble in NOBLES:
         table[noble.id][0] = 1.0
         table[noble.id][1] = noble.points
@@ -93,10 +95,11 @@ def _noble_table() -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
-# The features of each card (by id) and noble (by id) slot; the compiled
-# kernel copies them when it is imported, and observations packs them.
-_CARD_ROWS: Final = _card_table()
-_NOBLE_ROWS: Final = _noble_table()
+#: The features of each card (by id) and noble (by id) slot; the compiled
+#: kernel copies them when it is imported, and observations packs them.
+CARD_ROWS: Final = _card_table()
+#: The features of each noble slot, by noble id.
+NOBLE_ROWS: Final = _noble_table()
 
 
 @attrs.frozen
@@ -195,9 +198,9 @@ def observation_layout(players: int, rules: Rules | None = None) -> tuple[Observ
         ("deck_sizes", (3,)),
         ("status", (2,)),
         ("players", (players, _PLAYER_SCALARS)),
-        ("board", (12, _CARD_SIZE)),
-        ("reserved", (players, rules.reserve_limit, _CARD_SIZE)),
-        ("nobles", (rules.nobles(players), _NOBLE_SIZE)),
+        ("board", (12, CARD_SIZE)),
+        ("reserved", (players, rules.reserve_limit, CARD_SIZE)),
+        ("nobles", (rules.nobles(players), NOBLE_SIZE)),
         ("decision", (1 + 2 * codes,)),
     ]
     fields = []

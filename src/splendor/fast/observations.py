@@ -27,13 +27,13 @@ from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, PublicPlayer
 from splendor.errors import InvalidArgumentError
 from splendor.fast.layout import (
-    _CARD_ROWS,
-    _CARD_SIZE,
-    _HIDDEN,
-    _NOBLE_ROWS,
-    _NOBLE_SIZE,
     CARD_FEATURES,
+    CARD_ROWS,
+    CARD_SIZE,
+    HIDDEN_ROW,
     NOBLE_FEATURES,
+    NOBLE_ROWS,
+    NOBLE_SIZE,
     ObservationField,
     observation_high,
     observation_layout,
@@ -58,8 +58,8 @@ def _packer_of(row: tuple[float, ...]) -> bytes:
     return struct.pack(f"={len(row)}f", *row)
 
 
-_CARD_BYTES: Final = tuple(_packer_of(row) for row in _CARD_ROWS)
-_NOBLE_BYTES: Final = tuple(_packer_of(row) for row in _NOBLE_ROWS)
+_CARD_BYTES: Final = tuple(_packer_of(row) for row in CARD_ROWS)
+_NOBLE_BYTES: Final = tuple(_packer_of(row) for row in NOBLE_ROWS)
 
 
 @functools.cache
@@ -124,7 +124,7 @@ def observation(view: PlayerView, prefix: Sequence[int] = ()) -> npt.NDArray[np.
 def _public_reserve(player: PublicPlayer) -> list[int]:
     """The card-table rows of another player's reserves, as its public part shows them."""
     ids = [card.id for card in player.reserved]
-    ids += [_HIDDEN + tier for tier in player.blind_reserves]
+    ids += [HIDDEN_ROW + tier for tier in player.blind_reserves]
     return ids
 
 
@@ -138,7 +138,7 @@ def _state_reserve(player: PlayerState) -> list[int]:
         return [card.id for card in reserved]
     ids = [card.id for card, blind in zip(reserved, flags, strict=True) if not blind]
     tiers = sorted(card.tier for card, blind in zip(reserved, flags, strict=True) if blind)
-    ids += [_HIDDEN + tier for tier in tiers]
+    ids += [HIDDEN_ROW + tier for tier in tiers]
     return ids
 
 
@@ -222,7 +222,7 @@ def _vector(
     parts += [_CARD_BYTES[card] for card in cards]
     parts += [_NOBLE_BYTES[noble.id] for noble in shown_nobles]
     parts.append(_NOBLE_BYTES[0] * (nobles - len(shown_nobles)))
-    noble_stop = len(scalars) + len(cards) * _CARD_SIZE + nobles * _NOBLE_SIZE
+    noble_stop = len(scalars) + len(cards) * CARD_SIZE + nobles * NOBLE_SIZE
     parts.append(_zeros(1 + 2 * codes))
     out = np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
     if prefix:
