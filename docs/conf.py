@@ -270,7 +270,9 @@ def _canonical_names() -> dict[str, str]:
     for name in splendor.__all__:
         obj = getattr(splendor, name)
         home = getattr(obj, "__module__", None) if callable(obj) else None
-        if not (isinstance(home, str) and home.startswith("splendor.")):
+        private = isinstance(home, str) and any(p.startswith("_") for p in home.split("."))
+        if private or not (isinstance(home, str) and home.startswith("splendor.")):
+            # Defined in a private module: documented where it is exported.
             home = defined.get(name)
         if home is not None:
             found[f"splendor.{name}"] = f"{home}.{name}"

@@ -48,7 +48,7 @@ def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str])
     """Serve until interrupted (``read`` is not used).
 
     Raises:
-        splendor.server.MissingExtraError: when the ``[server]`` extra is missing.
+        splendor.errors.MissingExtraError: when the ``[server]`` extra is missing.
         FileError: when the database cannot be opened or the port cannot be listened on.
     """
     from splendor.server import require_extra, run

@@ -1,8 +1,8 @@
-"""Which implementation :mod:`splendor.fast` uses: its :class:`Game` and :func:`random_playouts`.
+"""Which implementation :mod:`splendor.fast` uses: its :class:`Game` and :func:`~splendor.fast.random_playouts`.
 
 The compiled kernel (``splendor.fast._kernel``) when it is built and
 ``SPLENDOR_PURE`` is not set, else the pure-Python twin
-(:mod:`splendor.fast.reference`); :data:`COMPILED` says which. Use these names
+(:mod:`splendor.fast.reference`); :data:`~splendor.fast.COMPILED` says which. Use these names
 through :mod:`splendor.fast`, which re-exports them; :mod:`splendor.fast.vector`
 imports them from here.
 """
@@ -55,7 +55,7 @@ STATE_SIZE: Final[int] = _STATE_SIZE
 
 
 class Game(_Base):
-    """A game in progress, played in place: at C speed when :data:`COMPILED`.
+    """A game in progress, played in place: at C speed when :data:`~splendor.fast.COMPILED`.
 
     Make one with :meth:`~splendor.fast.reference.Game.from_state` or
     :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.moves`
@@ -91,7 +91,7 @@ class Game(_Base):
       is then unchanged. Negative indices count from the end, as in a tuple.
     - ``play_random(seed, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
-      :func:`random_playouts` draws them; returns the turns played.
+      :func:`~splendor.fast.random_playouts` draws them; returns the turns played.
 
     **The encoding** (the decision codes of :mod:`splendor.formats.encoding`):
 

@@ -110,7 +110,7 @@ class ObservationField:
         name: the part's name (see the table in the documentation).
         start: the index of its first entry in the flat vector.
         shape: its shape once cut out and reshaped, for example ``(12, 16)``
-            for the board: 12 card slots of :data:`CARD_FEATURES`.
+            for the board: 12 card slots of :data:`~splendor.fast.layout.CARD_FEATURES`.
     """
 
     name: str
@@ -168,13 +168,13 @@ def observation_layout(players: int, rules: Rules | None = None) -> tuple[Observ
       tokens (6, gold last), bonuses (5), points, purchased cards, nobles
       received, and 1 if it is that player's turn;
     - ``board`` (12, 16): the face-up cards, tier 1 slots 0-3 first, each
-      as :data:`CARD_FEATURES`;
+      as :data:`~splendor.fast.layout.CARD_FEATURES`;
     - ``reserved`` (N, R, 16): per player in the same order, the reserved
       cards: the observer's in the order reserved (the order the encoding's
       reserved slots use), another player's face-up reserves first and then
       its blind reserves, which show only their tier;
     - ``nobles`` (K, 7): the nobles still on the table, as revealed, each as
-      :data:`NOBLE_FEATURES`;
+      :data:`~splendor.fast.layout.NOBLE_FEATURES`;
     - ``decision`` (1 + 2A): the number of decisions already made this
       turn, then the first decision one-hot (A), then how many times each
       code occurs among the later decisions (A).
@@ -213,7 +213,7 @@ def observation_layout(players: int, rules: Rules | None = None) -> tuple[Observ
 
 
 def observation_shape(players: int, rules: Rules | None = None) -> tuple[int]:
-    """The shape of :func:`observation`'s vector for ``players`` under ``rules``.
+    """The shape of :func:`~splendor.rl.observation`'s vector for ``players`` under ``rules``.
 
     Raises:
         InvalidArgumentError: for a player count outside 2-4 or rules that

@@ -364,7 +364,7 @@ def load_bot(spec: str) -> Bot:
     ``--bots`` all name bots this way.
 
     Args:
-        spec: ``"random"``, ``"greedy"`` or ``"ismcts"`` (see :data:`BOTS`),
+        spec: ``"random"``, ``"greedy"`` or ``"ismcts"`` (see :data:`~splendor.players.bots.BOTS`),
             or ``"package.module:name"`` for a third-party bot: a class (made
             with no arguments) or a function. The module is looked for on
             the Python path (``sys.path``) and then in the current directory, so

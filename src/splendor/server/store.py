@@ -27,7 +27,7 @@ import attrs
 __all__ = ["Store", "StoredGame", "StoredSeat"]
 
 #: The SQLite file games are kept in unless ``--db`` says otherwise (also
-#: :data:`splendor.server.DEFAULT_DB`, the name the command line uses).
+#: ``splendor.server.DEFAULT_DB``, the name the command line uses).
 DEFAULT_DB: Final = "splendor.db"
 
 _SCHEMA: Final = """
