@@ -1,4 +1,4 @@
-"""Which implementation :mod:`splendor.fast` uses: its :class:`Game` and :func:`~splendor.fast.random_playouts`.
+"""Which implementation :mod:`splendor.fast` uses, for ``Game`` and ``random_playouts``.
 
 The compiled kernel (``splendor.fast._kernel``) when it is built and
 ``SPLENDOR_PURE`` is not set, else the pure-Python twin

@@ -6,8 +6,8 @@ rest): :func:`observation` and :func:`observe_state`, on the layout of
 :mod:`splendor.fast.layout` (re-exported here). It sits below the kernel,
 which writes the same rows in C (``_observations.pxi``) for
 :class:`splendor.fast.VectorEnv <splendor.fast.vector.VectorEnv>` and
-:meth:`splendor.fast.Game.observation_into <splendor.fast.reference.Game.observation_into>`. It needs ``numpy`` (the
-``[rl]`` extra); the layout does not.
+:meth:`Game.observation_into <splendor.fast.reference.Game.observation_into>`.
+It needs ``numpy`` (the ``[rl]`` extra); the layout does not.
 """
 
 from __future__ import annotations
