@@ -12,7 +12,7 @@ import io
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 import pytest
@@ -34,24 +34,7 @@ from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask
 from splendor.core.actions import Action
 from tests.builders import deal, toks, with_player
-
-
-def lines_from(answers: list[str], prompts: list[str]) -> Callable[[str], str]:
-    """A ``read`` giving the answers in turn and noting the prompts, then end of input."""
-    feed: Iterator[str] = iter(answers)
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
-
-
-def never_saves(path: str | None, *, quitting: bool = False) -> None:
-    raise AssertionError("nothing to save here")
+from tests.cli.test_prompt import lines_from, never_saves
 
 
 def holding(tokens: str) -> GameState:
