@@ -93,12 +93,12 @@ def test_a_choice_by_number_and_enter_to_go_back(tmp_path: Path) -> None:
     main(["play", "--resume", str(tmp_path / "game.txt"), "--no-color"], stdout=out, read=read)
     assert prompts[:5] == [
         "Your move: ",
-        "Give back which? (a number, or e.g. -K; Enter to go back): ",
+        "Give back which? (a number, or e.g. -GGG; Enter to go back): ",
         "Your move: ",
-        "Give back which? (a number, or e.g. -K; Enter to go back): ",
-        "Give back which? (a number, or e.g. -K; Enter to go back): ",
+        "Give back which? (a number, or e.g. -GGG; Enter to go back): ",
+        "Give back which? (a number, or e.g. -GGG; Enter to go back): ",
     ]
-    assert "Not one of the choices: '99'; give a number 1 to 16, or q to go back." in out.getvalue()
+    assert "Not one of the choices: '99'; give a number 1 to 29, or q to go back." in out.getvalue()
     state = before.final_state()
     first = next(a for a in legal_actions(state) if stem(a) == Take(Tokens(white=1, blue=1, red=1)))
     after = parse_record((tmp_path / "game.txt").read_text(encoding="utf-8"))

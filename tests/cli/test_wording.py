@@ -3,26 +3,36 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 import splendor
 from splendor import (
+    NOBLES,
     GameRecord,
     GreedyBot,
     RandomBot,
     ReserveFromDeck,
+    Take,
     apply,
+    format_board,
+    format_record,
     new_game,
     parse_record,
     play_game,
+    render_svg,
     to_json,
     view,
 )
 from splendor.cli import main
 from splendor.cli.files import load_file
+from splendor.cli.output import Output
+from splendor.cli.text import show_table
+from tests.builders import bonus_cards, deal, toks, with_player
 
 
 def run(*argv: str, answers: list[str] | None = None) -> tuple[int, str]:
@@ -146,3 +156,56 @@ def test_show_refuses_another_seat_for_a_view(
     assert "--turn needs a game record, not a player's view" in capsys.readouterr().err
     assert run("replay", str(path))[0] == 2
     assert "holds a player's view, not a game record" in capsys.readouterr().err
+
+
+# A count of 1 followed by a plural noun: "1 cards", "1 games".
+ONE_PLURAL: Final = re.compile(
+    r"\b1 (card|token|point|turn|game|noble|round|worker|win|seat|bot|player|reserve)s\b"
+)
+
+
+def test_the_board_and_the_commands_say_1_card_not_1_cards(tmp_path: Path) -> None:
+    state = with_player(
+        deal(2, seed=1),
+        tokens=toks("1R"),
+        cards=bonus_cards(toks("1W")),
+        nobles=(NOBLES[0],),
+    )
+    reserved = apply(state, ReserveFromDeck(1))
+    texts = [format_board(state), format_board(reserved), format_board(view(reserved, 1))]
+    texts += [render_svg(state), render_svg(reserved)]
+    out = io.StringIO()
+    show_table(state, Output(out, color=False))
+    texts.append(out.getvalue())
+    assert "3 points, 1 card, 1 token, nobles N1" in texts[0]
+    assert "1 reserved card" not in texts[1]
+    record = GameRecord.start(2, seed=5).append(Take(toks("1W 1B 1G")))
+    path = tmp_path / "one.txt"
+    path.write_text(format_record(record), encoding="utf-8")
+    for argv in (
+        ["--max-turns", "1"],
+        ["simulate", "-n", "1", "--max-turns", "1", "-q"],
+        ["simulate", "-n", "1", "-q"],
+        ["tournament", "--bots", "greedy", "random", "-n", "1", "-q"],
+        ["replay", str(path)],
+        ["show", str(path)],
+        ["play", "--seed", "1"],
+    ):
+        texts.append(run(*argv, "--no-color", answers=["+WBG", "q"])[1])
+    assert "1 game, 2 players" in texts[-4]
+    assert "stops after 1 turn," in texts[-3]
+    assert "stopped unfinished after 1 turn." in texts[6]
+    for text in texts:
+        assert ONE_PLURAL.search(text) is None, ONE_PLURAL.search(text)
+
+
+@pytest.mark.parametrize("command", [[], ["play"]])
+def test_the_demo_and_play_explain_the_letters_and_the_card_ids(command: list[str]) -> None:
+    _, text = run(*command, "--seed", "1", "--no-color", answers=["q"])
+    lines = text.splitlines()
+    legend = [line for line in lines if line.startswith("Key: ")]
+    assert legend == [
+        "Key: W white, B blue, G green, R red, K black, Y gold; [R] a card's bonus, #85 its id"
+    ]
+    # Once, before the first board.
+    assert lines.index(legend[0]) < next(i for i, line in enumerate(lines) if "Tier 3" in line)

@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from splendor import GameRecord, GreedyBot, PlayerView, from_json
+from splendor import CARDS_BY_ID, GameRecord, GreedyBot, PlayerView, from_json
 from splendor.core.actions import Action, Buy
+from splendor.draw._svg_pieces import TIER_BACK
 from splendor.server import create_app
 
 REQUIRED = os.environ.get("SPLENDOR_BROWSER_TESTS") == "required"
@@ -38,7 +39,14 @@ def _skip_or_fail(reason: str) -> None:
 
 try:
     import uvicorn
-    from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        Page,
+        Response,
+        ViewportSize,
+        expect,
+        sync_playwright,
+    )
 except ImportError as missing:  # pragma: no cover - depends on the environment
     _skip_or_fail(f"the browser tests need the [server] extra and playwright: {missing}")
 if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the environment
@@ -132,6 +140,8 @@ class Chooser:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.clicked = {"returns": 0, "payment": 0, "noble": 0, "blind": 0}
+        #: The kinds of moves with a card whose last-move line was checked.
+        self.described: set[str] = set()
 
     def choose(self, message: dict[str, Any]) -> dict[str, Any]:
         legal: list[dict[str, Any]] = message["legal"]
@@ -211,15 +221,68 @@ def play_to_the_end(pages: dict[int, Page], chooser: Chooser, watch: Page) -> di
             assert mine["legal"], f"seat {mover} has no legal action at version {version}"
             click_move(page, chooser.choose(mine), chooser)
         wait_version(watch, version + 1)
+        last = message_of(watch)["last"]["action"]
+        if "card" in last and last["type"] not in chooser.described:
+            # The last move names the card and says what it is: a bought card is on no board.
+            card = CARDS_BY_ID[last["card"]]
+            expect(watch.locator(".last-move")).to_contain_text(
+                f"card #{card.id} (tier {card.tier} {card.bonus.value}, "
+                f"{plural(card.points, 'point')}, cost "
+            )
+            chooser.described.add(last["type"])
         if turn == 6:
             shot(watch, "mid-game-watch")
     raise AssertionError("the game did not end")
 
 
+def not_found(page: Page) -> list[str]:
+    """The addresses the page will have asked for and not found (the icon included)."""
+    missing: list[str] = []
+
+    def note(response: Response) -> None:
+        if response.status == 404:
+            missing.append(response.url)
+
+    page.on("response", note)
+    return missing
+
+
+def highlighted(page: Page) -> list[str]:
+    """The seats whose player panel stands out: an outline, or another shadow than a plain one."""
+    found: list[str] = page.evaluate(
+        """() => {
+            const players = document.getElementById('players');
+            const plain = document.createElement('section');
+            plain.className = 'player panel';
+            players.append(plain);
+            const usual = getComputedStyle(plain).boxShadow;
+            plain.remove();
+            return [...players.querySelectorAll('.player')]
+                .filter((p) => getComputedStyle(p).outlineStyle !== 'none'
+                    || getComputedStyle(p).boxShadow !== usual)
+                .map((p) => p.dataset.seat);
+        }"""
+    )
+    return found
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def rgb(colour: str) -> str:
+    """``#3f7d4e`` as the browser's computed styles write it: ``rgb(63, 125, 78)``."""
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
 def test_two_people_open_a_table_in_the_lobby_and_play_a_whole_game(
     browser: Browser, live: LiveServer
 ) -> None:
-    lobby = browser.new_page(viewport=LAPTOP)
+    laptop = browser.new_context(viewport=LAPTOP)
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    lobby = laptop.new_page()
+    missing = not_found(lobby)
     lobby.goto(f"{live.url}/?seed={SEED}")
     lobby.select_option("select[name=kind1]", "person")
     lobby.fill("input[name=name0]", "Ada")
@@ -230,14 +293,19 @@ def test_two_people_open_a_table_in_the_lobby_and_play_a_whole_game(
     assert all(links)
     assert spectator
     shot(lobby, "lobby")
-    lobby.close()
+    # The links to send open in a new tab; the one who opened the table takes a seat here.
+    for seat in (0, 1):
+        take = lobby.locator(f"[data-take-seat='{seat}']")
+        assert take.get_attribute("href") == links[seat]
+        assert take.get_attribute("target") is None
+        assert lobby.get_attribute(f"[data-seat-link='{seat}']", "target") == "_blank"
+    lobby.click("[data-take-seat='0']")
+    lobby.wait_for_url(str(links[0]))
+    assert laptop.pages == [lobby]
+    ada = lobby
 
-    laptop = browser.new_context(viewport=LAPTOP)
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    ada = laptop.new_page()
     bo = phone.new_page()
     watch = browser.new_page(viewport=LAPTOP)
-    ada.goto(str(links[0]))
     bo.goto(str(links[1]))
     watch.goto(str(spectator))
     for page in (ada, bo, watch):
@@ -245,6 +313,17 @@ def test_two_people_open_a_table_in_the_lobby_and_play_a_whole_game(
     expect(ada.locator("#status")).to_have_text("Your turn")
     expect(bo.locator("#status")).to_have_text("Ada to move")
     expect(watch.locator("#composer")).to_be_hidden()
+    # The icon is found (the page links it; browsers also ask for /favicon.ico).
+    assert ada.evaluate("document.querySelector('link[rel=icon]').href").endswith("/favicon.svg")
+    assert ada.request.get(f"{live.url}/favicon.ico").status == 200
+    assert missing == []
+    # The decks' backs have the colours of the SVG pictures, tier by tier.
+    for tier, colour in TIER_BACK.items():
+        back = ada.locator(f"#board [data-deck='{tier}']")
+        assert rgb(colour) in back.evaluate("(node) => getComputedStyle(node).backgroundImage")
+    # Every face-up card shows its id, as the moves name it.
+    for card in ada.locator("#board [data-card]").all():
+        expect(card.locator(".card-id")).to_have_text(f"#{card.get_attribute('data-card')}")
 
     chooser = Chooser(seed=SEED)
     first = chooser.choose(message_of(ada))
@@ -253,7 +332,11 @@ def test_two_people_open_a_table_in_the_lobby_and_play_a_whole_game(
     # Live: Bo's page shows Ada's move without reloading, with the last move marked.
     expect(bo.locator(".last-move")).to_contain_text("Ada ")
     expect(bo.locator("#players [data-seat='0']")).to_have_class("player panel moved-last")
+    expect(bo.locator("#players [data-seat='0'] .last-tag")).to_have_text("last move")
     expect(bo.locator("#status")).to_have_text("Your turn")
+    # One highlight: the seat to move (Bo), not the last mover too.
+    assert highlighted(bo) == ["1"]
+    assert highlighted(watch) == ["1"]
     shot(ada, "laptop-early")
     shot(bo, "phone-early")
 
@@ -266,7 +349,8 @@ def test_two_people_open_a_table_in_the_lobby_and_play_a_whole_game(
     expect(watch.locator("#result h2")).to_contain_text(winners[0])
     for seat, name in enumerate(("Ada", "Bo")):
         points = final["result"]["points"][seat]
-        expect(watch.locator("#result")).to_contain_text(f"{name}: {points} points")
+        expect(watch.locator("#result")).to_contain_text(f"{name}: {plural(points, 'point')}")
+    assert "buy" in chooser.described
     shot(ada, "laptop-game-over")
     shot(bo, "phone-game-over")
     # This seed's game has every kind of choice to click through.

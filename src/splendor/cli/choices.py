@@ -7,10 +7,17 @@ outcome once (43 ways to take and give back at 10 tokens); a player thinks of
 the move first and the choice after. :func:`moves` groups the actions by
 move, :func:`find_move` tells which move a typed text names when it leaves
 the choice out, and :func:`choose` asks for the choice as a second question.
+
+Where several takes lead to one outcome, ``legal_actions`` lists one of them
+(take white, green, blue and give back white, or take green, blue, red and
+give back red), but a player may make any of them: a take's move holds every
+form of every legal outcome it can reach, giving back tokens just taken
+included, so each take offers exactly the outcomes the engine lists.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
@@ -20,6 +27,7 @@ from splendor.cli.output import Output
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Noble
 from splendor.core.gems import GEMS, Tokens
+from splendor.core.play import is_legal
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.errors import SplendorError
@@ -35,6 +43,15 @@ _COLUMN: Final = 10
 
 #: What an answer may say to go back to the move prompt.
 CANCEL: Final = frozenset({"q", "c", "cancel", "back", "no"})
+
+# Every gem set a take might name, in the order legal_actions lists takes:
+# three colours, then two, then one (when fewer colours are in the supply),
+# then two of one colour.
+_TAKE_GEMS: Final = tuple(
+    Tokens(*(1 if c in combo else 0 for c in range(5)))
+    for size in (3, 2, 1)
+    for combo in itertools.combinations(range(5), size)
+) + tuple(Tokens(*(2 if c == colour else 0 for c in range(5))) for colour in range(5))
 
 
 def stem(action: Action) -> Action:
@@ -61,7 +78,11 @@ class Move:
 
     Attributes:
         text: the move in the notation, without the choice (``+WBR``, ``b11``).
-        actions: the legal actions playing it, in the order of ``legal_actions``.
+        actions: the legal actions playing it: for a buy or a reserve, those of
+            ``legal_actions`` in its order; for a take, one form of each legal
+            outcome the take can reach, the tokens given back as the player
+            names them (``+BGK-KWW`` where ``legal_actions`` lists ``+WBG-WWW``),
+            those giving back fewer of the gems just taken first.
     """
 
     text: str
@@ -84,11 +105,58 @@ class Move:
 
 
 def moves(actions: Sequence[Action], state: GameState | PlayerView) -> list[Move]:
-    """The legal actions grouped by move, in the order of their first action."""
+    """The legal actions grouped by move: takes first, then the others in the order of ``actions``.
+
+    ``actions`` are the legal actions of ``state`` (its player to move, or
+    the view's seat). Every take that plays one of their outcomes is a move,
+    with every such outcome (see :class:`Move`), whether or not
+    ``legal_actions`` lists that outcome as this take's.
+    """
     grouped: dict[str, list[Action]] = {}
+    takes = [a for a in actions if isinstance(a, Take)]
+    if takes:
+        for move in _take_moves(takes, state):
+            grouped[move.text] = list(move.actions)
     for action in actions:
-        grouped.setdefault(format_action(stem(action), state), []).append(action)
+        if not isinstance(action, Take):
+            grouped.setdefault(format_action(stem(action), state), []).append(action)
     return [Move(text, tuple(group)) for text, group in grouped.items()]
+
+
+def _take_moves(takes: Sequence[Take], state: GameState | PlayerView) -> list[Move]:
+    """Each take with a form of every listed outcome it reaches.
+
+    A take of ``gems`` reaches the outcome of a listed take ``t`` (its net
+    change ``t.gems - t.returned`` and its noble) by giving back
+    ``gems - (t.gems - t.returned)``, when that is no negative count and the
+    rules allow the form (``gems`` can be taken, the tokens are held).
+    """
+    mover = state if isinstance(state, GameState) else state.stand_in()
+    found = []
+    for gems in _TAKE_GEMS:
+        forms = []
+        for listed in takes:
+            back = [
+                g + r - t
+                for g, r, t in zip(
+                    gems.counts, listed.returned.counts, listed.gems.counts, strict=True
+                )
+            ]
+            if min(back) < 0:
+                continue
+            form = Take(gems, returned=Tokens(*back), noble=listed.noble)
+            if is_legal(mover, form):
+                forms.append(form)
+        if forms:
+            # Stable: for one return, the nobles stay in the order listed.
+            forms.sort(key=lambda f: (_taken_back(f), tuple(-n for n in f.returned.counts)))
+            found.append(Move(format_action(Take(gems), state), tuple(forms)))
+    return found
+
+
+def _taken_back(take: Take) -> int:
+    """How many of the gems just taken a take gives back."""
+    return sum(min(g, r) for g, r in zip(take.gems.counts, take.returned.counts, strict=True))
 
 
 def find_move(text: str, found: Sequence[Move], state: GameState | PlayerView) -> Move | None:
@@ -145,9 +213,8 @@ def choose(
             (f"{move.text} takes you to {held + _gained(group[0])} tokens: ", "bold"),
             f"give back {over}.",
         )
-        picked = _pick(
-            [f"-{_letters(r)}" for r in returned], "Give back which", None, "-K", out, read
-        )
+        options = [f"-{_letters(r)}" for r in returned]
+        picked = _pick(options, "Give back which", None, options[0], out, read)
         if picked is None:
             return None
         group = [a for a in group if _returned(a) == returned[picked]]

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from splendor.cli.common import add_bot_options, add_players_option, bots_for, names_for, turn_line
 from splendor.cli.files import save_record
 from splendor.cli.output import EXIT_FAILED, Output
-from splendor.cli.text import finish_lines, show_table
+from splendor.cli.text import finish_lines, show_legend, show_table
+from splendor.draw._scene import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS, play_game
 
 __all__ = ["add_arguments", "run_demo"]
@@ -46,6 +47,7 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         (f"A {players}-player game of Splendor, seed {args.seed}: ", "bold"),
         ", ".join(names),
     )
+    show_legend(out)
     show_table(states[0], out, names=names)
     out.line()
     for before, action, after in zip(states, record.actions, states[1:], strict=False):
@@ -55,7 +57,8 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     show_table(final, out, names=names)
     out.line()
     if record.result is None:
-        out.line((f"The game stopped unfinished after {len(record.actions)} turns.", "bold red"))
+        turns = plural(len(record.actions), "turn")
+        out.line((f"The game stopped unfinished after {turns}.", "bold red"))
     else:
         finish_lines(final, names, out)
     if args.save:

@@ -9,6 +9,7 @@ from typing import Final
 import splendor
 from splendor.cli import demo, play, replay, serve, show, simulate, tournament
 from splendor.cli.common import Subcommands
+from splendor.server import add_common_options
 
 __all__ = ["COMMANDS", "build_parser"]
 
@@ -38,25 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {splendor.__version__}")
-    _add_common_options(parser, default=False)
+    add_common_options(parser, default=False)
     demo.add_arguments(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
     for sub in commands.choices.values():
         # Given after the command too; not given there, the top level's value stands.
-        _add_common_options(sub, default=argparse.SUPPRESS)
+        add_common_options(sub, default=argparse.SUPPRESS)
     return parser
-
-
-def _add_common_options(parser: argparse.ArgumentParser, default: object) -> None:
-    """The options every command takes: ``--no-color`` and ``--traceback``."""
-    parser.add_argument(
-        "--no-color", action="store_true", default=default, help="plain text, no colour"
-    )
-    parser.add_argument(
-        "--traceback",
-        action="store_true",
-        default=default,
-        help="on an error, print the full Python traceback (for a bot's author)",
-    )

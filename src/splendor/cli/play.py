@@ -13,7 +13,7 @@ from splendor.cli.errors import BotError, FileError, UsageError
 from splendor.cli.files import describe, load_file, save_record
 from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
-from splendor.cli.text import finish_lines, show_table
+from splendor.cli.text import finish_lines, show_legend, show_table
 from splendor.core.legal import legal_actions
 from splendor.core.views import view
 from splendor.draw._scene import plural
@@ -94,6 +94,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         f"You play seat {args.seat} as {names[args.seat]}{start}. "
         "Type help for the notation, quit to stop.",
     )
+    show_legend(out)
     try:
         while True:
             state = record.final_state()

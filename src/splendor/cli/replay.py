@@ -12,6 +12,7 @@ from splendor.cli.errors import UsageError
 from splendor.cli.files import describe, load_file
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table
+from splendor.draw._scene import plural
 from splendor.formats.record import GameRecord
 
 __all__ = ["add_parser", "run_replay"]
@@ -110,5 +111,6 @@ def run_replay(args: argparse.Namespace, out: Output, read: Callable[[str], str]
     if final.is_over:
         finish_lines(final, names, out)
     else:
-        out.line(f"The record stops after {len(record.actions)} turns, before the end of the game.")
+        turns = plural(len(record.actions), "turn")
+        out.line(f"The record stops after {turns}, before the end of the game.")
     return 0

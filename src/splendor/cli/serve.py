@@ -16,16 +16,12 @@ __all__ = ["add_parser", "run_serve"]
 
 def add_parser(commands: Subcommands) -> None:
     """Add ``splendor serve`` to the command line."""
-    from splendor.server import add_arguments
+    from splendor.server import DESCRIPTION, add_arguments
 
+    # The same description and options as python -m splendor.server (see
+    # splendor.server.build_parser); the common options come from the caller.
     serve = commands.add_parser(
-        "serve",
-        help="serve games in the browser (the [server] extra)",
-        description=(
-            "Start the game server and its web client: open tables for people and bots, "
-            "share a link per seat, play and watch live. Games are kept in an SQLite "
-            "file and resume when the server starts again."
-        ),
+        "serve", help="serve games in the browser (the [server] extra)", description=DESCRIPTION
     )
     add_arguments(serve)
     serve.set_defaults(run=run_serve)

@@ -220,7 +220,7 @@ def _report(
     out: Output,
 ) -> None:
     """Write the statistics as a table and a few lines."""
-    title = f"{summary.games} games, {summary.players} players, seed {args.seed}"
+    title = f"{plural(summary.games, 'game')}, {summary.players} players, seed {args.seed}"
     if interrupted:
         title += f" (interrupted: {summary.games} of {args.games} played)"
     names = [stats.bot for stats in summary.bots]
@@ -249,5 +249,5 @@ def _report(
         )
     if summary.finished < summary.games:
         stopped = plural(summary.games - summary.finished, "game")
-        out.line((f"{stopped} stopped unfinished at {args.max_turns} turns.", "yellow"))
+        out.line((f"{stopped} stopped unfinished at {plural(args.max_turns, 'turn')}.", "yellow"))
     out.line((f"{elapsed:.1f} s with {plural(workers, 'worker')}.", "dim"))

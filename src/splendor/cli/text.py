@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from splendor.cli.output import Output
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
+from splendor.draw._scene import plural
 from splendor.draw.text import board_lines
 
-__all__ = ["finish_lines", "show_table", "winners_line"]
+__all__ = ["LEGEND", "finish_lines", "show_legend", "show_table", "winners_line"]
+
+#: The key to the letters and marks of the text board, in one line.
+LEGEND: Final = (
+    "Key: W white, B blue, G green, R red, K black, Y gold; [R] a card's bonus, #85 its id"
+)
 
 
 def show_table(
@@ -30,6 +37,11 @@ def show_table(
     """
     for line in board_lines(table, seat=seat, names=names, styled=out.rich):
         out.line(*line)
+
+
+def show_legend(out: Output) -> None:
+    """Write :data:`LEGEND`, the key to the board's letters and marks."""
+    out.line((LEGEND, "dim"))
 
 
 def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
@@ -56,6 +68,8 @@ def finish_lines(state: GameState, names: Sequence[str], out: Output) -> None:
         for seat, player in enumerate(state.players)
     ]
     out.table(
-        f"Final scores after {state.round} rounds", ["Player", "Points", "Cards", "Nobles"], rows
+        f"Final scores after {plural(state.round, 'round')}",
+        ["Player", "Points", "Cards", "Nobles"],
+        rows,
     )
     out.line((winners_line(state.winners, names), "bold green"))

@@ -18,6 +18,7 @@ from splendor.cli.files import write_text
 from splendor.cli.output import Output
 from splendor.cli.simulate import progress
 from splendor.core.rules import MIN_PLAYERS
+from splendor.draw._scene import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS
 
 __all__ = ["add_parser", "run_tournament"]
@@ -30,7 +31,7 @@ def add_parser(commands: Subcommands) -> None:
         help="a rated round robin between bots",
         description=(
             "Play every table of bots N games, seats rotated, and rate the bots "
-            "(Bradley-Terry on the Elo scale, with 95%% intervals)."
+            "(Bradley-Terry on the Elo scale, with 95% intervals)."
         ),
     )
     parser.add_argument(
@@ -101,7 +102,7 @@ def run_tournament(args: argparse.Namespace, out: Output, read: Callable[[str], 
         ]
         for rank, r in enumerate(result.ratings, 1)
     ]
-    title = f"{len(result.games)} games, {result.players} players, seed {result.seed}"
+    title = f"{plural(len(result.games), 'game')}, {result.players} players, seed {result.seed}"
     out.table(title, ["Bot", "Rating", "95% interval", "Games", "Wins", "Score"], rows)
     order = [result.names.index(r.name) for r in result.ratings]
     cross = [

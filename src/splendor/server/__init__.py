@@ -25,7 +25,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from splendor._optional import require
 from splendor.errors import MissingExtraError
@@ -36,13 +36,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_DB",
+    "DESCRIPTION",
     "MissingExtraError",
     "add_arguments",
+    "add_common_options",
+    "build_parser",
     "create_app",
     "main",
     "require_extra",
     "run",
 ]
+
+#: What ``splendor serve --help`` and ``python -m splendor.server --help`` say.
+DESCRIPTION: Final = (
+    "Start the game server and its web client: open tables for people and bots, "
+    "share a link per seat, play and watch live. Games are kept in an SQLite "
+    "file and resume when the server starts again."
+)
 
 _NEEDED = ("starlette", "uvicorn", "websockets")
 
@@ -126,16 +136,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m splendor.server [--host H] [--port P] [--db FILE]``; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="splendor serve", description="Play Splendor in the browser."
+def add_common_options(parser: argparse.ArgumentParser, default: object = False) -> None:
+    """Add the options every ``splendor`` command takes: ``--no-color`` and ``--traceback``.
+
+    Args:
+        parser: the parser of a command.
+        default: the options' value when not given (``argparse.SUPPRESS`` for
+            a subcommand, so that the value given before it stands).
+    """
+    parser.add_argument(
+        "--no-color", action="store_true", default=default, help="plain text, no colour"
     )
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        default=default,
+        help="on an error, print the full Python traceback (for a bot's author)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m splendor.server``: the one of ``splendor serve``.
+
+    The same name, description and options (those of every ``splendor``
+    command included), so that both print the same ``--help``.
+    """
+    parser = argparse.ArgumentParser(prog="splendor serve", description=DESCRIPTION)
     add_arguments(parser)
-    args = parser.parse_args(argv)
+    add_common_options(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m splendor.server [--host H] [--port P] [--db FILE]``; returns the exit status.
+
+    The options are those of ``splendor serve`` (:func:`build_parser`); the
+    output is plain text either way, and ``--traceback`` raises a missing
+    extra's error instead of printing it in one line.
+    """
+    args = build_parser().parse_args(argv)
     try:
         require_extra()
     except MissingExtraError as error:
+        if args.traceback:
+            raise
         print(f"splendor serve: {error}", file=sys.stderr)
         return 2
     print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.")

@@ -3,6 +3,7 @@
 Routes:
 
 * ``GET /`` and ``GET /t/{table}``: the web client (static files of this package);
+* ``GET /favicon.ico``: the icon (``static/favicon.svg``, which the pages link to);
 * ``GET /api/components``: the 90 cards and 10 nobles (public facts the client draws);
 * ``POST /api/tables``: open a table; answers its links;
 * ``GET /api/tables/{table}``: who sits at a table and how far the game is;
@@ -120,6 +121,14 @@ def create_app(
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=_HEADERS)
 
+    async def favicon(request: Request) -> Response:
+        # The SVG icon, also where browsers look for an icon without being told.
+        return FileResponse(
+            STATIC / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
+
     async def components_endpoint(request: Request) -> Response:
         return JSONResponse(components, headers={"Cache-Control": "max-age=3600"})
 
@@ -212,6 +221,7 @@ def create_app(
         routes=[
             Route("/", page),
             Route("/t/{table}", page),
+            Route("/favicon.ico", favicon),
             Route("/api/components", components_endpoint),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table}", summary),

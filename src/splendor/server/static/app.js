@@ -30,6 +30,11 @@ function count(tokens, gem) {
   return (tokens && tokens[gem]) || 0;
 }
 
+// plural(1, "card") is "1 card", plural(2, "card") "2 cards".
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function total(tokens) {
   return Object.values(tokens || {}).reduce((a, b) => a + b, 0);
 }
@@ -67,7 +72,7 @@ function cardNode(id, opts = {}) {
     {
       class: `card bonus-${card.bonus}${opts.cls ? " " + opts.cls : ""}`,
       "data-card": id,
-      title: `card #${id}: tier ${card.tier}, ${card.bonus} bonus, ${card.points} points`,
+      title: `card #${id}: tier ${card.tier}, ${card.bonus} bonus, ${plural(card.points, "point")}`,
       tabindex: opts.onclick ? 0 : null,
       role: opts.onclick ? "button" : null,
     },
@@ -82,6 +87,8 @@ function cardNode(id, opts = {}) {
       { class: "cost" },
       GEMS.filter((g) => count(card.cost, g)).map((g) => gemDot(g, count(card.cost, g))),
     ),
+    // The id, as the SVG pictures and the text board show it: the moves name cards by it.
+    el("span", { class: "card-id" }, `#${id}`),
   );
   if (opts.onclick) {
     node.addEventListener("click", opts.onclick);
@@ -117,7 +124,7 @@ function nobleNode(id, opts = {}) {
     {
       class: `noble${opts.cls ? " " + opts.cls : ""}`,
       "data-noble": id,
-      title: `noble ${id}: ${noble.points} points`,
+      title: `noble ${id}: ${plural(noble.points, "point")}`,
       role: opts.onclick ? "button" : null,
       tabindex: opts.onclick ? 0 : null,
       onclick: opts.onclick || null,
@@ -135,6 +142,15 @@ function nobleNode(id, opts = {}) {
 
 // Describing actions -------------------------------------------------------------
 
+// cardText(12) is "card #12 (tier 1 blue, 0 points, cost 1 white, 2 black)": what the card
+// is, for a card that is no longer on the board.
+function cardText(id) {
+  const card = CARDS[id];
+  if (!card) return `card #${id}`;
+  const cost = tokensText(card.cost);
+  return `card #${id} (tier ${card.tier} ${card.bonus}, ${plural(card.points, "point")}, cost ${cost})`;
+}
+
 // describe(action, "Ada") says what Ada did; describe(action) what the move will do.
 function describe(action, who = null) {
   const verb = (past, now) => (who ? `${who} ${past}` : now);
@@ -144,13 +160,13 @@ function describe(action, who = null) {
       text = `${verb("took", "Take")} ${tokensText(action.gems)}`;
       break;
     case "reserve":
-      text = `${verb("reserved", "Reserve")} card #${action.card}`;
+      text = `${verb("reserved", "Reserve")} ${cardText(action.card)}`;
       break;
     case "reserve_deck":
       text = `${verb("reserved", "Reserve")} a card from the tier ${action.tier} deck`;
       break;
     case "buy":
-      text = `${verb("bought", "Buy")} card #${action.card}, paying ${tokensText(action.payment)}`;
+      text = `${verb("bought", "Buy")} ${cardText(action.card)}, paying ${tokensText(action.payment)}`;
       break;
     default:
       text = verb("passed", "Pass");
@@ -314,7 +330,7 @@ function drawBoard() {
     const deck = size
       ? backNode(tier, String(size), {
           deck: true,
-          title: `tier ${tier} deck: ${size} cards`,
+          title: `tier ${tier} deck: ${plural(size, "card")}`,
           cls: deckLegal ? "playable" : "",
           onclick: deckLegal ? () => pickDeck(tier) : null,
         })
@@ -365,7 +381,9 @@ function drawPlayers() {
     const limit = v.rules.token_limit;
     const classes = ["player", "panel"];
     if (seat === v.current_player && !m.over) classes.push("to-move");
-    if (m.last && m.last.seat === seat) classes.push("moved-last");
+    // Only the seat to move is highlighted; the last mover gets a tag.
+    const movedLast = Boolean(m.last && m.last.seat === seat);
+    if (movedLast) classes.push("moved-last");
     if (own) classes.push("me");
     if (m.over && v.winners.includes(seat)) classes.push("winner");
     const reserved = [];
@@ -395,6 +413,7 @@ function drawPlayers() {
         info.name,
         own ? el("span", { class: "tag" }, "you") : null,
         info.kind === "bot" ? el("span", { class: "tag" }, "bot") : null,
+        movedLast ? el("span", { class: "tag last-tag", title: "made the last move" }, "last move") : null,
         el("span", { class: "score", title: "prestige points" }, `${player.points} pt`),
       ),
       el(
@@ -403,7 +422,10 @@ function drawPlayers() {
         ALL.map((gem) =>
           el(
             "div",
-            { class: "holding", title: `${count(player.tokens, gem)} ${gem} tokens, ${count(player.bonuses, gem)} ${gem} cards` },
+            {
+              class: "holding",
+              title: `${plural(count(player.tokens, gem), `${gem} token`)}, ${plural(count(player.bonuses, gem), `${gem} card`)}`,
+            },
             el("span", { class: `dot gem-${gem}` }, String(count(player.tokens, gem))),
             gem === "gold" ? null : el("span", { class: `bonus gem-${gem}` }, String(count(player.bonuses, gem))),
           ),
@@ -438,7 +460,7 @@ function drawResult() {
         el(
           "li",
           { class: m.result.winners.includes(i) ? "winner" : "" },
-          `${seat.name}: ${m.result.points[i]} points, ${m.result.cards[i]} cards`,
+          `${seat.name}: ${plural(m.result.points[i], "point")}, ${plural(m.result.cards[i], "card")}`,
         ),
       ),
     ),
@@ -720,6 +742,8 @@ async function createTable(event) {
   }
   error.hidden = true;
   const list = document.getElementById("link-list");
+  // Each person's link opens in a new tab (this page keeps the others' links); "Take this
+  // seat" plays it here, in this tab, for the person who opened the table.
   list.replaceChildren(
     ...body.seats.map((seat) =>
       el(
@@ -727,7 +751,10 @@ async function createTable(event) {
         {},
         el("strong", {}, seat.name),
         seat.link
-          ? el("a", { href: seat.link, "data-seat-link": seat.seat, target: "_blank", rel: "noopener" }, seat.link)
+          ? [
+              el("a", { href: seat.link, "data-seat-link": seat.seat, target: "_blank", rel: "noopener" }, seat.link),
+              el("a", { href: seat.link, "data-take-seat": seat.seat, class: "button take-seat" }, "Take this seat"),
+            ]
           : el("span", { class: "hint" }, " plays on the server"),
       ),
     ),
