@@ -43,7 +43,7 @@ def test_splendor_serve_passes_its_options_to_run(
 ) -> None:
     calls: list[tuple[object, ...]] = []
 
-    def fake_run(host: str, port: int, db: str, *, bot_delay: float) -> None:
+    def fake_run(host: str, port: int, db: str, *, bot_delay: float, **options: object) -> None:
         calls.append((host, port, db, bot_delay))
 
     monkeypatch.setattr(splendor.server, "run", fake_run)
