@@ -517,9 +517,7 @@ def test_a_bot_answers_a_persons_move(client: TestClient) -> None:
 def test_bot_tables_play_to_the_end_and_resume_after_a_restart(db: Path) -> None:
     bots = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]}
     allowed = Limits(max_bot_tables=1)
-    with TestClient(
-        create_app(db, bot_delay=0.05, allow_seeds=True, limits=allowed)
-    ) as client:
+    with TestClient(create_app(db, bot_delay=0.05, allow_seeds=True, limits=allowed)) as client:
         table = create(client, {**bots, "seed": 3})["table"]
         with client.websocket_connect(f"/ws/{table}") as ws:
             if join(ws, None)["version"] < 3:

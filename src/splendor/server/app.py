@@ -124,8 +124,8 @@ def create_app(
 
     Returns:
         The application; its lifespan opens the store and starts the hub
-        (tables load when first asked for), and on shutdown stops the bots
-        and closes the store.
+        (``app.state.hub``; tables load when first asked for), and on
+        shutdown stops the bots and closes the store.
     """
     state: dict[str, Hub] = {}
     components = components_json()
@@ -138,7 +138,9 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         throttle("splendor.server")
         store = Store(db)
-        state["hub"] = Hub(store, bot_delay=bot_delay, allow_seeds=allow_seeds, limits=limits)
+        state["hub"] = app.state.hub = Hub(
+            store, bot_delay=bot_delay, allow_seeds=allow_seeds, limits=limits
+        )
         await state["hub"].start()
         try:
             yield
@@ -373,7 +375,8 @@ class _SameSite:
         if origin_text is None or self.any_origin:
             return None
         origin = _origin(origin_text)
-        if origin is not None and (origin in self.origins or _same(origin, host)):
+        default = 443 if scope.get("scheme") in ("https", "wss") else 80
+        if origin is not None and (origin in self.origins or _same(origin, host, default)):
             return None
         return 403, "cross_origin", f"requests from {origin_text[:100]!r} are not allowed"
 
@@ -390,10 +393,13 @@ def _origin(text: str) -> tuple[str, str, int] | None:
     return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
-def _same(origin: tuple[str, str, int], host: tuple[str, int | None]) -> bool:
-    """Whether a page of ``origin`` is one of the server named by the ``Host`` header."""
+def _same(origin: tuple[str, str, int], host: tuple[str, int | None], default: int) -> bool:
+    """Whether a page of ``origin`` is one of the server named by the ``Host`` header.
+
+    A ``Host`` without a port names the default port of the request's scheme.
+    """
     _, name, port = origin
-    return name == host[0] and (host[1] is None or host[1] == port)
+    return name == host[0] and (host[1] or default) == port
 
 
 class _Limiter:
