@@ -54,7 +54,8 @@ async def play_first_legal(hub: Hub, clients: list[Client], moves: int) -> dict[
             if client.pending:
                 last = await drain(client)
                 assert last["type"] in ("state", "seats"), last
-    return json.loads(table.state_message(None))
+    final: dict[str, Any] = json.loads(table.state_message(None))
+    return final
 
 
 def test_a_game_that_never_ends_by_the_rules_stops_at_the_move_limit(tmp_path: Path) -> None:

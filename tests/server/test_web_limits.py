@@ -251,6 +251,7 @@ def test_tables_load_when_asked_for_and_abandoned_ones_expire(db: Path) -> None:
                 "UPDATE games SET updated = datetime('now', '-2 hours') WHERE id = ?", (old,)
             )
         time.sleep(0.05)
+        assert client.portal is not None  # set inside the with block
         client.portal.call(hub.sweep)
         assert hub.tables == {}  # unloaded: no client for unload_after
         assert client.get(f"/api/tables/{old}").status_code == 404

@@ -150,26 +150,26 @@ def _port(text: str) -> int:
     return port
 
 
+def _number(text: str, convert: type[int] | type[float]) -> int | float:
+    """``text`` as a number of 0 or more (ints) or above 0 (seconds), for an option."""
+    try:
+        number = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if number < 0 or (convert is float and number == 0):
+        bound = "above 0" if convert is float else "0 or more"
+        raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
+    return number
+
+
 def _count(text: str) -> int:
     """A whole number of at least 0 for an option."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {number}")
-    return number
+    return int(_number(text, int))
 
 
 def _positive(text: str) -> float:
     """A number of seconds above 0 for an option."""
-    try:
-        number = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
-    return number
+    return float(_number(text, float))
 
 
 def _hours(text: str) -> float:
