@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -98,3 +102,29 @@ def receive_until(
 def used_cards(actions: Iterable[Action]) -> set[Card]:
     """The cards named by ``actions``."""
     return {a.card for a in actions if isinstance(a, Buy | Reserve)}
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def serve(command: list[str], port: int) -> subprocess.Popen[str]:
+    """Start ``python COMMAND`` (a server) and wait until it listens on ``port``."""
+    process = subprocess.Popen(
+        [sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"the server did not start: {process.communicate()[0]}")

@@ -28,6 +28,7 @@ from splendor.players.bots import BOTS
 from splendor.server import create_app
 from splendor.server import hub as hub_module
 from splendor.server.hub import MAX_MESSAGE
+from splendor.server.limits import Limits
 from tests.server.helpers import check_message, greedy_choice, hidden_ids, receive_until
 
 SEED = 20
@@ -151,9 +152,12 @@ def test_create_refuses_a_bad_request_with_its_reason(
     assert reason in response.json()["message"]
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def test_create_refuses_what_is_not_json_or_too_large(client: TestClient) -> None:
-    assert client.post("/api/tables", content=b"{nope").status_code == 400
-    huge = client.post("/api/tables", content=b" " * 20000)
+    assert client.post("/api/tables", content=b"{nope", headers=JSON).status_code == 400
+    huge = client.post("/api/tables", content=b" " * 20000, headers=JSON)
     assert huge.status_code == 413
     assert huge.json()["error"] == "too_large"
 
@@ -352,7 +356,7 @@ def test_a_move_the_store_cannot_keep_is_not_played(
 
     with client.websocket_connect(f"/ws/{body['table']}") as ws:
         join(ws, body["seats"][0]["secret"])
-        monkeypatch.setattr(Store, "save", broken)
+        monkeypatch.setattr(Store, "append", broken)
         move(ws, 0, legal_actions(state)[0])
         assert receive_error(ws)["code"] == "internal"
         monkeypatch.undo()
@@ -512,14 +516,15 @@ def test_a_bot_answers_a_persons_move(client: TestClient) -> None:
 
 def test_bot_tables_play_to_the_end_and_resume_after_a_restart(db: Path) -> None:
     bots = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]}
-    with TestClient(create_app(db, bot_delay=0.05, allow_seeds=True)) as client:
+    allowed = Limits(max_bot_tables=1)
+    with TestClient(create_app(db, bot_delay=0.05, allow_seeds=True, limits=allowed)) as client:
         table = create(client, {**bots, "seed": 3})["table"]
         with client.websocket_connect(f"/ws/{table}") as ws:
             if join(ws, None)["version"] < 3:
                 receive_until(ws.receive_text, at_version(3), [])
         stopped_at = client.get(f"/api/tables/{table}").json()["version"]
     assert stopped_at >= 3
-    with TestClient(create_app(db, bot_delay=0, allow_seeds=True)) as client:
+    with TestClient(create_app(db, bot_delay=0, allow_seeds=True, limits=allowed)) as client:
         with client.websocket_connect(f"/ws/{table}") as ws:
             message = join(ws, None)
             if not message["over"]:

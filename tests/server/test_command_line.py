@@ -5,10 +5,7 @@ from __future__ import annotations
 import io
 import json
 import signal
-import socket
 import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -24,6 +21,7 @@ import splendor.errors
 import splendor.server
 from splendor.cli import main as cli_main
 from splendor.server import MissingExtraError, require_extra
+from tests.server.helpers import free_port, serve
 
 
 def test_the_default_database_is_named_once() -> None:
@@ -43,7 +41,7 @@ def test_splendor_serve_passes_its_options_to_run(
 ) -> None:
     calls: list[tuple[object, ...]] = []
 
-    def fake_run(host: str, port: int, db: str, *, bot_delay: float) -> None:
+    def fake_run(host: str, port: int, db: str, *, bot_delay: float, **options: object) -> None:
         calls.append((host, port, db, bot_delay))
 
     monkeypatch.setattr(splendor.server, "run", fake_run)
@@ -76,30 +74,6 @@ def test_the_servers_missing_extra_is_the_librarys_missing_extra_error(
     assert info.value.extra == "server"
     assert isinstance(info.value, ImportError)
     assert MissingExtraError is splendor.errors.MissingExtraError
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def serve(command: list[str], port: int) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, *command], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError(f"the server did not start: {process.communicate()[0]}")
 
 
 def stop(process: subprocess.Popen[str]) -> str:

@@ -47,13 +47,14 @@ def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str])
         splendor.errors.MissingExtraError: when the ``[server]`` extra is missing.
         FileError: when the database cannot be opened or the port cannot be listened on.
     """
-    from splendor.server import require_extra, run
+    from splendor.server import require_extra, run, server_options
 
     require_extra()
+    options = server_options(args)
     _check_can_serve(args.host, args.port, args.db)
     out.line(
         ("Splendor: ", "bold"),
         f"http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.",
     )
-    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
+    run(args.host, args.port, args.db, bot_delay=args.bot_delay, **options)
     return 0

@@ -22,13 +22,15 @@ and say so when it is missing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from splendor._optional import require
-from splendor.errors import MissingExtraError
+from splendor.errors import MissingExtraError, SplendorError
+from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DB",
     "DESCRIPTION",
+    "Limits",
     "MissingExtraError",
     "add_arguments",
     "add_common_options",
@@ -45,6 +48,7 @@ __all__ = [
     "main",
     "require_extra",
     "run",
+    "server_options",
 ]
 
 #: What ``splendor serve --help`` and ``python -m splendor.server --help`` say.
@@ -70,7 +74,14 @@ def require_extra() -> None:
 
 
 def create_app(
-    db: str | Path = DEFAULT_DB, *, bot_delay: float = 0.6, allow_seeds: bool = False
+    db: str | Path = DEFAULT_DB,
+    *,
+    bot_delay: float = 0.6,
+    allow_seeds: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+    url: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The server as an ASGI application (see :func:`splendor.server.app.create_app`).
 
@@ -80,7 +91,15 @@ def create_app(
     require_extra()
     from splendor.server.app import create_app as create
 
-    return create(db, bot_delay=bot_delay, allow_seeds=allow_seeds)
+    return create(
+        db,
+        bot_delay=bot_delay,
+        allow_seeds=allow_seeds,
+        limits=limits,
+        url=url,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+    )
 
 
 def run(
@@ -89,6 +108,10 @@ def run(
     db: str | Path = DEFAULT_DB,
     *,
     bot_delay: float = 0.6,
+    limits: Limits = DEFAULT_LIMITS,
+    url: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted (Ctrl-C stops it cleanly; games resume on the next start).
 
@@ -97,16 +120,33 @@ def run(
         port: the port to listen on.
         db: the SQLite file the games are kept in.
         bot_delay: seconds a bot waits before each move.
+        limits: the limits and timeouts; the connection caps shrink, with a
+            warning, when the process may not open enough files for them.
+        url: the address people reach the server at, for its links.
+        allowed_hosts: more names the server answers to.
+        allowed_origins: more origins whose pages may use the server.
 
     Raises:
         MissingExtraError: when the ``[server]`` extra is not installed.
     """
-    app = create_app(db, bot_delay=bot_delay)
+    require_extra()
     import uvicorn
 
+    from splendor.server.transport import config, fit_descriptors
+
+    limits = fit_descriptors(limits)
+    app = create_app(
+        db,
+        bot_delay=bot_delay,
+        limits=limits,
+        url=url,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+    )
     # Frames above 64 KiB are closed by the protocol layer (code 1009);
     # smaller ones over the message limit get an error reply.
-    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level="info")
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: the server has stopped cleanly
+        uvicorn.Server(config(app, host, port, limits, log_level="info")).run()
 
 
 def _port(text: str) -> int:
@@ -118,6 +158,99 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {port}")
     return port
+
+
+def _number(text: str, convert: type[int] | type[float]) -> int | float:
+    """``text`` as a number of 0 or more (ints) or above 0 (seconds), for an option."""
+    try:
+        number = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if number < 0 or (convert is float and number == 0):
+        bound = "above 0" if convert is float else "0 or more"
+        raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
+    return number
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 0 for an option."""
+    return int(_number(text, int))
+
+
+def _positive(text: str) -> float:
+    """A number of seconds above 0 for an option."""
+    return float(_number(text, float))
+
+
+def _hours(text: str) -> float:
+    """A number of hours above 0 for an option, in seconds."""
+    return _positive(text) * 3600
+
+
+#: The options of the limits: (option, field of Limits, type, unit, help).
+_LIMIT_OPTIONS: tuple[tuple[str, str, Any, str, str], ...] = (
+    ("--max-moves", "max_moves", _count, "N", "moves after which a game stops with no winner"),
+    ("--max-bot-tables", "max_bot_tables", _count, "N", "tables of bots only at once; 0 refuses"),
+    ("--max-tables", "max_tables", _count, "N", "unfinished tables at once"),
+    (
+        "--tables-per-client",
+        "tables_per_client",
+        _count,
+        "N",
+        "tables one address may open an hour",
+    ),
+    (
+        "--expire-hours",
+        "expire_after",
+        _hours,
+        "HOURS",
+        "delete a table after this long with no move and no client",
+    ),
+    ("--max-connections", "max_connections", _count, "N", "open requests and websockets at once"),
+    (
+        "--max-connections-per-client",
+        "max_connections_per_client",
+        _count,
+        "N",
+        "the same, from one address",
+    ),
+    (
+        "--header-timeout",
+        "header_timeout",
+        _positive,
+        "SECONDS",
+        "time to send a request's headers",
+    ),
+    ("--body-timeout", "body_timeout", _positive, "SECONDS", "time to send a request's body"),
+    (
+        "--hello-timeout",
+        "hello_timeout",
+        _positive,
+        "SECONDS",
+        "time for a websocket to join or watch",
+    ),
+    (
+        "--idle-timeout",
+        "idle_timeout",
+        _positive,
+        "SECONDS",
+        "close a websocket quiet for this long",
+    ),
+    (
+        "--keep-alive-timeout",
+        "keep_alive_timeout",
+        _count,
+        "SECONDS",
+        "keep an idle HTTP connection",
+    ),
+    (
+        "--shutdown-timeout",
+        "shutdown_timeout",
+        _count,
+        "SECONDS",
+        "wait for connections when stopping",
+    ),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,6 +267,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="pause before each bot move (0.6)",
     )
+    # Who may use the server, and its limits (see docs/server.md).
+    parser.add_argument(
+        "--url", metavar="URL", help="the address people use, for links (the one served)"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name to answer to",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site whose pages may use the server",
+    )
+    for option, field, kind, unit, text in _LIMIT_OPTIONS:
+        default = getattr(DEFAULT_LIMITS, field) / (3600 if kind is _hours else 1)
+        parser.add_argument(
+            option, type=kind, dest=field, default=None, metavar=unit, help=f"{text} ({default:g})"
+        )
+
+
+def server_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`run` that the options in ``args`` set, but the address."""
+    fields = (field for _, field, _, _, _ in _LIMIT_OPTIONS)
+    changed = {field: value for field in fields if (value := getattr(args, field)) is not None}
+    return {
+        "limits": Limits(**changed),
+        "url": args.url,
+        "allowed_hosts": tuple(args.allow_host),
+        "allowed_origins": tuple(args.allow_origin),
+    }
 
 
 def add_common_options(parser: argparse.ArgumentParser, default: object = False) -> None:
@@ -174,7 +342,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     output is plain text either way, and ``--traceback`` raises a missing
     extra's error instead of printing it in one line.
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         require_extra()
     except MissingExtraError as error:
@@ -182,6 +351,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"splendor serve: {error}", file=sys.stderr)
         return 2
+    try:
+        options = server_options(args)
+    except SplendorError as error:
+        parser.error(str(error))
     print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.")
-    run(args.host, args.port, args.db, bot_delay=args.bot_delay)
+    run(args.host, args.port, args.db, bot_delay=args.bot_delay, **options)
     return 0

@@ -14,6 +14,7 @@ and :meth:`Hub.handle`; everything a game server must get right lives here.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import hashlib
@@ -22,14 +23,16 @@ import json
 import logging
 import random
 import secrets
+import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 import attrs
 
 from splendor.core.actions import Action, Buy, Reserve
 from splendor.core.legal import legal_actions
+from splendor.core.play import apply
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
 from splendor.core.views import view
@@ -38,7 +41,8 @@ from splendor.formats.notation import parse_action
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
 from splendor.players.bots import BOTS, Bot, bot_name
-from splendor.server.store import Store, StoredGame, StoredSeat
+from splendor.server.limits import DEFAULT_LIMITS, Limits
+from splendor.server.store import Store, StoredGame, StoredSeat, VersionConflict
 
 __all__ = [
     "MAX_MESSAGE",
@@ -59,6 +63,13 @@ MAX_NAME: Final = 24
 MAX_RULE_VALUE: Final = 99
 #: Messages queued for one client before it is dropped as too slow.
 MAX_QUEUE: Final = 256
+
+#: Tables one client may open within this many seconds (see ``Limits.tables_per_client``).
+_CREATION_WINDOW: Final = 3600.0
+#: Seconds between two sweeps of the tables (expiring, unloading).
+_SWEEP_INTERVAL: Final = 60.0
+#: Seconds between two marks of a table in use in the store.
+_TOUCH_INTERVAL: Final = 600.0
 
 _RULE_PAIRS: Final = ("gems_by_players", "gold_by_players", "nobles_by_players")
 _RULE_NUMBERS: Final = ("points_to_win", "token_limit", "reserve_limit")
@@ -107,55 +118,109 @@ class Client:
 
     Messages for the client are queued; the web layer sends them in order
     with :meth:`next`. A client too slow to keep ``MAX_QUEUE`` messages
-    is cut off (it reconnects and gets the current view).
+    is cut off (it reconnects and gets the current view). Presence messages
+    (who is online) are coalesced: at most one waits in the queue, holding
+    the newest, so joins and leaves alone can never fill it.
     """
 
     def __init__(self, table: Table, seat: int | None) -> None:
         """A client of ``table`` for ``seat`` (``None``: a spectator)."""
         self.table = table
         self.seat = seat
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: collections.deque[str | None] = collections.deque()
+        self._presence: str | None = None
+        self._wake = asyncio.Event()
         self.closed = False
+        #: When a message last went either way (set by :meth:`next` and the web layer).
+        self.active = time.monotonic()
+
+    @property
+    def pending(self) -> int:
+        """The number of messages waiting to be sent."""
+        return len(self._queue)
 
     def push(self, text: str) -> None:
         """Queue one message; cut the client off if it has too many waiting."""
         if self.closed:
             return
-        if self._queue.qsize() >= MAX_QUEUE:
+        if len(self._queue) >= MAX_QUEUE:
             self.close()
             return
-        self._queue.put_nowait(text)
+        self._queue.append(text)
+        self._wake.set()
+
+    def push_presence(self, text: str) -> None:
+        """Queue a presence (``seats``) message, replacing the one still waiting if any."""
+        if self.closed:
+            return
+        if self._presence is None:
+            if len(self._queue) >= MAX_QUEUE:
+                self.close()
+                return
+            self._queue.append(None)  # the place of the presence message in the order
+        self._presence = text
+        self._wake.set()
 
     def close(self) -> None:
         """End the client: :meth:`next` answers ``None`` once the queue is sent."""
         if not self.closed:
             self.closed = True
-            self._queue.put_nowait(None)
+            self._wake.set()
 
     async def next(self) -> str | None:
         """The next message to send, or ``None`` when the client is closed."""
-        return await self._queue.get()
+        while not self._queue:
+            if self.closed:
+                return None
+            self._wake.clear()
+            await self._wake.wait()
+        text = self._queue.popleft()
+        if text is None:
+            text, self._presence = self._presence, None
+        self.active = time.monotonic()
+        return text
 
 
 class Table:
     """A game being played (or over) and the clients attached to it.
 
+    The moves are kept as a list and the state after them, so that a move
+    costs the same at the thousandth turn as at the first; :attr:`record`
+    builds the whole :class:`~splendor.GameRecord` when it is asked for.
+
     Attributes:
         id: the table's id in its links.
         seats: the seats.
-        record: the game so far; its final state is ``state``.
+        actions: the moves played so far, in order.
+        state: the state after them.
+        max_moves: the moves after which an unfinished game stops (``None``:
+            no bound).
         clients: the clients attached.
     """
 
-    def __init__(self, table_id: str, seats: tuple[Seat, ...], record: GameRecord) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        seats: tuple[Seat, ...],
+        record: GameRecord,
+        *,
+        max_moves: int | None = None,
+    ) -> None:
         """A table playing ``record`` (replayed now, so a bad record fails here)."""
         self.id = table_id
         self.seats = seats
-        self.record = record
+        self.players = record.players
+        self.seed = record.seed
+        self.rules = record.rules
+        self.names = record.names
+        self.actions: list[Action] = list(record.actions)
         self.state: GameState = record.final_state()
+        self.max_moves = max_moves
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        self.last_used = time.monotonic()
+        self.touched = time.monotonic()
         self._bots: dict[int, Bot] = {
             number: BOTS[seat.bot]()
             for number, seat in enumerate(seats)
@@ -166,12 +231,31 @@ class Table:
     @property
     def version(self) -> int:
         """The state version: the number of moves played so far."""
-        return len(self.record.actions)
+        return len(self.actions)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the game stopped unfinished at :attr:`max_moves`, with no winner."""
+        return (
+            not self.state.is_over and self.max_moves is not None and self.version >= self.max_moves
+        )
 
     @property
     def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.state.is_over
+        """Whether the game has ended, by the rules or at the move limit."""
+        return self.state.is_over or self.stopped
+
+    @property
+    def record(self) -> GameRecord:
+        """The whole game as a :class:`~splendor.GameRecord` (built anew: linear in its length)."""
+        return GameRecord(
+            self.players,
+            self.seed,
+            self.rules,
+            tuple(self.actions),
+            self.names,
+            self.state.winners or None,
+        )
 
     def bot(self, seat: int) -> Bot | None:
         """The bot playing ``seat``, or ``None`` for a person's seat."""
@@ -209,29 +293,31 @@ class Table:
         if cached is not None:
             return cached
         state = self.state
+        over = self.is_over
         legal = ""
-        if seat is not None and not state.is_over and state.current_player == seat:
+        if seat is not None and not over and state.current_player == seat:
             legal = ",".join(action_json(action) for action in legal_actions(state))
         last = "null"
-        if self.record.actions:
-            action = self.record.actions[-1]
+        if self.actions:
+            action = self.actions[-1]
             last = (
                 f'{{"seat":{(self.version - 1) % len(self.seats)},'
                 f'"action":{action_json(action)},"text":{json.dumps(str(action))}}}'
             )
         result: dict[str, object] | None = None
-        if state.is_over:
+        if over:
             result = {
                 "winners": list(state.winners),
                 "points": [player.points for player in state.players],
                 "cards": [len(player.cards) for player in state.players],
+                "reason": "move_limit" if self.stopped else "rules",
             }
         head = {"type": "state", "table": self.id, "version": self.version, "seat": seat}
         message = (
             f"{json.dumps(head, separators=(',', ':'))[:-1]},"
             f'"seats":{json.dumps(self.seats_json(), separators=(",", ":"))},'
             f'"view":{to_json(view(state, seat))},"legal":[{legal}],"last":{last},'
-            f'"over":{json.dumps(state.is_over)},"result":{json.dumps(result)}}}'
+            f'"over":{json.dumps(over)},"result":{json.dumps(result)}}}'
         )
         self._messages[seat] = message
         return message
@@ -243,21 +329,34 @@ class Table:
             client.push(self.state_message(client.seat))
 
     def broadcast_seats(self, skip: Client | None = None) -> None:
-        """Send every client but ``skip`` the ``seats`` message (who is online)."""
+        """Send every client but ``skip`` the ``seats`` message (who is online), coalesced."""
         self._messages.clear()
         text = json.dumps({"type": "seats", "seats": self.seats_json()})
         for client in list(self.clients):
             if client is not skip:
-                client.push(text)
+                client.push_presence(text)
 
     def stored(self) -> StoredGame:
-        """The table as the store keeps it."""
+        """The table as the store keeps it: the deal as a record, then the moves."""
+        dealt = GameRecord(self.players, self.seed, self.rules, (), self.names)
         return StoredGame(
             self.id,
-            to_json(self.record),
+            to_json(dealt),
             self.is_over,
             tuple(StoredSeat(seat.kind, seat.bot, seat.secret_digest) for seat in self.seats),
+            tuple(action_json(action) for action in self.actions),
         )
+
+    def catch_up(self, actions: Sequence[str]) -> None:
+        """Play the stored moves this table lacks (their JSON, from its version on)."""
+        state = self.state
+        played = []
+        for text in actions:
+            action = from_json(text, Action)
+            state = apply(state, action)
+            played.append(action)
+        self.actions.extend(played)
+        self.state = state
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -277,6 +376,10 @@ def error_message(code: str, message: str, version: int | None = None) -> str:
 class Hub:
     """Every table of one server, with the store they are kept in.
 
+    A table is loaded from the store when it is first asked for (never all
+    at start), and dropped from memory when it has had no client for
+    :attr:`~splendor.server.limits.Limits.unload_after` seconds.
+
     Args:
         store: where games are kept.
         bot_delay: seconds a bot waits before moving (so people can follow).
@@ -284,29 +387,46 @@ class Hub:
             must be dealt from unguessable seeds: a seat that could guess the
             seed would know the order of every deck. Tests and demos may
             allow chosen seeds.
+        limits: the limits on games and tables (:class:`~splendor.server.limits.Limits`).
     """
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, allow_seeds: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        allow_seeds: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         """Make a hub over ``store``; call :meth:`start` in the event loop before use."""
         self.store = store
         self.bot_delay = bot_delay
         self.allow_seeds = allow_seeds
+        self.limits = limits
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._created: dict[str, collections.deque[float]] = {}
+        self._upkeep: asyncio.Task[None] | None = None
+        self._data_version: int | None = None
         self._stopping = False
 
     # Tables ---------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game from the store and let its bots play on."""
-        for stored in self.store.games(finished=False):
-            table = self._load(stored)
-            if table is not None:
-                self._wake_bots(table)
+        """Start the upkeep: expiring abandoned tables, and following other processes' moves.
+
+        No table is loaded here: each is loaded when first asked for, and its
+        bots play on from there.
+        """
+        self._data_version = await asyncio.to_thread(self.store.data_version)
+        self._upkeep = asyncio.get_running_loop().create_task(self._keep_up())
 
     async def stop(self) -> None:
-        """Stop the bots and cut every client off."""
+        """Stop the upkeep and the bots, and cut every client off."""
         self._stopping = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        if self._upkeep is not None:
+            tasks.append(self._upkeep)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -317,15 +437,42 @@ class Hub:
                 client.close()
 
     def table(self, table_id: str) -> Table | None:
-        """The table with this id (loaded from the store if needed), or ``None``."""
+        """The table with this id (loaded from the store on this thread if needed), or ``None``."""
         table = self.tables.get(table_id)
         if table is None:
             stored = self.store.get(table_id)
             if stored is not None:
-                table = self._load(stored)
+                table = self._register(self._build(stored))
         return table
 
-    def _load(self, stored: StoredGame) -> Table | None:
+    async def load(self, table_id: str) -> Table | None:
+        """The table with this id, or ``None``; one not in memory is loaded in a worker thread."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        waiting = self._loading.get(table_id)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            built = await asyncio.to_thread(self._read, table_id)
+            table = self.tables.get(table_id)  # loaded meanwhile by table()
+            if table is None and built is not None:
+                table = self._register(built)
+            future.set_result(table)
+        except BaseException as error:
+            future.set_exception(error)
+            raise
+        finally:
+            del self._loading[table_id]
+        return table
+
+    def _read(self, table_id: str) -> Table | None:
+        stored = self.store.get(table_id)
+        return None if stored is None else self._build(stored)
+
+    def _build(self, stored: StoredGame) -> Table | None:
         try:
             record = from_json(stored.record, GameRecord)
             names = record.names or tuple(f"Player {n + 1}" for n in range(record.players))
@@ -333,14 +480,22 @@ class Hub:
                 Seat(name, seat.kind, seat.bot, seat.secret_digest)
                 for name, seat in zip(names, stored.seats, strict=True)
             )
-            table = Table(stored.id, seats, record)
+            table = Table(stored.id, seats, record, max_moves=self.limits.max_moves)
+            table.catch_up(stored.actions)
         except (SplendorError, ValueError, KeyError) as error:
             _log.error("cannot load table %s: %s", stored.id, error)
             return None
-        self.tables[table.id] = table
         return table
 
-    def create(self, request: object) -> tuple[Table, list[str | None]]:
+    def _register(self, table: Table | None) -> Table | None:
+        if table is not None:
+            self.tables[table.id] = table
+            self._wake_bots(table)
+        return table
+
+    def create(
+        self, request: object, *, client: str | None = None
+    ) -> tuple[Table, list[str | None]]:
         """Open a table from a request (the JSON body of ``POST /api/tables``).
 
         Args:
@@ -348,14 +503,43 @@ class Hub:
                 "bot", "bot": "greedy"}], "rules": {"points_to_win": 15,
                 ...}}``; ``rules`` and the names are optional, and so is
                 ``seed`` where ``allow_seeds`` is set.
+            client: the address of the client asking, for the limit of tables
+                per client (``None``: not counted).
 
         Returns:
             The table and each seat's secret (``None`` for a bot's seat).
 
         Raises:
             ServerError: ``bad_request`` with the reason, for a request that
-                is not such an object.
+                is not such an object; ``no_bot_tables`` for a table with no
+                person's seat where the server allows none;
+                ``too_many_tables`` when the server holds as many
+                unfinished tables as it may; ``rate_limited`` when
+                ``client`` opened its tables for the hour.
         """
+        table, secret_list = self._prepare(request)
+        self._check_room(table, client, self.store.count_open)
+        self.store.add(table.stored())
+        return self._opened(table, client), secret_list
+
+    async def open(
+        self, request: object, *, client: str | None = None
+    ) -> tuple[Table, list[str | None]]:
+        """:meth:`create`, with the store's work in a worker thread (what the web layer calls)."""
+        table, secret_list = self._prepare(request)
+
+        counts = await asyncio.to_thread(
+            lambda: (self.store.count_open(), self.store.count_open(bots_only=True))
+        )
+
+        def count(*, bots_only: bool = False) -> int:
+            return counts[int(bots_only)]
+
+        self._check_room(table, client, count)
+        await asyncio.to_thread(self.store.add, table.stored())
+        return self._opened(table, client), secret_list
+
+    def _prepare(self, request: object) -> tuple[Table, list[str | None]]:
         if not isinstance(request, dict):
             raise ServerError("bad_request", "the request must be a JSON object")
         unknown = set(request) - {"seats", "rules", "seed"}
@@ -387,14 +571,45 @@ class Hub:
             )
         except SplendorError as error:
             raise ServerError("bad_request", str(error)) from error
+        # 72 random bits: a clash with a stored id is left to the store's primary key.
         table_id = secrets.token_urlsafe(9)
-        while table_id in self.tables or self.store.get(table_id) is not None:
-            table_id = secrets.token_urlsafe(9)  # pragma: no cover - 72 random bits
-        table = Table(table_id, tuple(seats), record)
-        self.store.add(table.stored())
-        self.tables[table_id] = table
-        self._wake_bots(table)
+        table = Table(table_id, tuple(seats), record, max_moves=self.limits.max_moves)
         return table, secret_list
+
+    def _check_room(self, table: Table, client: str | None, count: Callable[..., int]) -> None:
+        limits = self.limits
+        if all(seat.kind == "bot" for seat in table.seats):
+            if limits.max_bot_tables == 0:
+                raise ServerError(
+                    "no_bot_tables",
+                    "this server opens no table without a person's seat"
+                    " (it allows them when started with --max-bot-tables)",
+                )
+            if count(bots_only=True) >= limits.max_bot_tables:
+                raise ServerError(
+                    "too_many_tables",
+                    f"this server plays at most {limits.max_bot_tables} table(s) of bots at once",
+                )
+        if client is not None:
+            recent = self._created.get(client)
+            if recent is not None:
+                _forget_before(recent, time.monotonic() - _CREATION_WINDOW)
+                if len(recent) >= limits.tables_per_client:
+                    raise ServerError(
+                        "rate_limited",
+                        f"a client may open {limits.tables_per_client} tables an hour",
+                    )
+        if count() >= limits.max_tables:
+            raise ServerError(
+                "too_many_tables", "this server has as many tables open as it may; try later"
+            )
+
+    def _opened(self, table: Table, client: str | None) -> Table:
+        if client is not None:
+            self._created.setdefault(client, collections.deque()).append(time.monotonic())
+        self.tables[table.id] = table
+        self._wake_bots(table)
+        return table
 
     # Clients --------------------------------------------------------------
 
@@ -414,6 +629,7 @@ class Hub:
                 raise ServerError("unknown_secret", "this link is not a seat of this table")
         client = Client(table, seat)
         table.clients.add(client)
+        table.last_used = time.monotonic()
         if seat is not None:
             table.broadcast_seats(skip=client)
         client.push(table.state_message(seat))
@@ -423,6 +639,7 @@ class Hub:
         """Remove a client from its table."""
         client.close()
         table = client.table
+        table.last_used = time.monotonic()
         if client in table.clients:
             table.clients.discard(client)
             if client.seat is not None and not self._stopping:
@@ -489,7 +706,7 @@ class Hub:
                     action = parse_action(notation, view(table.state, client.seat))
                 except SplendorError as error:
                     raise ServerError("bad_action", str(error)) from None
-            self._play(table, client.seat, action)
+            await self._play(table, client.seat, action)
 
     def _check_turn(self, table: Table, seat: int, version: int) -> None:
         if table.is_over:
@@ -504,22 +721,102 @@ class Hub:
                 "not_your_turn", f"it is seat {table.state.current_player + 1}'s turn"
             )
 
-    def _play(self, table: Table, seat: int, action: Action) -> None:
-        """Play ``action`` for ``seat`` (the lock held, the turn checked); store; tell everyone."""
+    async def _play(self, table: Table, seat: int, action: Action) -> None:
+        """Play ``action`` for ``seat`` (the lock held, the turn checked); store; tell everyone.
+
+        The move is stored first, as one row, and only if the stored game is
+        still at this table's version: a move the store did not keep is not
+        played at all.
+        """
         if isinstance(action, Buy | Reserve) and not _sees(table, seat, action):
             # The engine's reasons are the same for any card a seat cannot
             # play; this keeps it so whatever the engine says in future.
             raise ServerError("illegal", f"card #{action.card.id} is not yours to play")
         try:
-            record = table.record.append(action)
+            state = apply(table.state, action)
         except SplendorError as error:
             raise ServerError("illegal", str(error)) from None
-        # Stored first: a move the store failed to keep is not played at all.
-        self.store.save(table.id, to_json(record), finished=record.final_state().is_over)
-        table.record = record
-        table.state = record.final_state()
+        version = table.version
+        over = state.is_over or (table.max_moves is not None and version + 1 >= table.max_moves)
+        try:
+            await asyncio.to_thread(
+                self.store.append, table.id, version, action_json(action), finished=over
+            )
+        except VersionConflict:
+            await self._catch_up(table)
+            raise ServerError(
+                "stale",
+                f"another move was played first; the game is at version {table.version}",
+            ) from None
+        table.actions.append(action)
+        table.state = state
+        table.last_used = time.monotonic()
         table.broadcast_state()
         self._wake_bots(table)
+
+    async def _catch_up(self, table: Table) -> None:
+        """Play the moves another process stored for ``table`` (its lock held); tell everyone."""
+        actions = await asyncio.to_thread(self.store.moves, table.id, table.version)
+        if actions:
+            table.catch_up(actions)
+            table.broadcast_state()
+            self._wake_bots(table)
+
+    # Upkeep ---------------------------------------------------------------
+
+    async def _keep_up(self) -> None:
+        """Follow other processes' moves often; expire and unload tables now and then."""
+        swept = time.monotonic()
+        while not self._stopping:
+            await asyncio.sleep(self.limits.sync_interval)
+            try:
+                await self.follow()
+                if time.monotonic() - swept >= _SWEEP_INTERVAL:
+                    swept = time.monotonic()
+                    await self.sweep()
+            except Exception:  # the upkeep must go on; the next round tries again
+                _log.exception("the server's upkeep failed")
+
+    async def follow(self) -> None:
+        """Play on each loaded table the moves other processes stored since it was loaded."""
+        version = await asyncio.to_thread(self.store.data_version)
+        if version == self._data_version:
+            return  # nobody else has written
+        self._data_version = version
+        stored = await asyncio.to_thread(self.store.versions, list(self.tables))
+        for table_id, at in stored.items():
+            table = self.tables.get(table_id)
+            if table is not None and at > table.version:
+                async with table.lock:
+                    await self._catch_up(table)
+
+    async def sweep(self) -> None:
+        """Mark the tables in use, delete the abandoned ones, unload the idle ones.
+
+        A table is abandoned when it is unfinished and has had no move and no
+        client for :attr:`~splendor.server.limits.Limits.expire_after`
+        seconds: it is deleted from the store, and its links stop working.
+        """
+        now = time.monotonic()
+        limits = self.limits
+        in_use = [table for table in self.tables.values() if table.clients or _busy(table)]
+        due = [t for t in in_use if now - t.touched >= min(_TOUCH_INTERVAL, limits.expire_after)]
+        if due:
+            await asyncio.to_thread(self.store.touch, [table.id for table in due])
+            for table in due:
+                table.touched = now
+        keep = [table.id for table in in_use]
+        for table_id in await asyncio.to_thread(self.store.expire, limits.expire_after, keep=keep):
+            _log.info("table %s expired: no move and no client for a while", table_id)
+            self.tables.pop(table_id, None)
+        for table in list(self.tables.values()):
+            idle = now - table.last_used >= limits.unload_after
+            if idle and not table.clients and not _busy(table):
+                del self.tables[table.id]
+        for client, recent in list(self._created.items()):
+            _forget_before(recent, now - _CREATION_WINDOW)
+            if not recent:
+                del self._created[client]
 
     # Bots -----------------------------------------------------------------
 
@@ -541,20 +838,31 @@ class Hub:
             state, version = table.state, table.version
             seen = view(state, seat)
             actions = legal_actions(state)
-            rng = random.Random(f"{table.record.seed}:{version}")
+            rng = random.Random(f"{table.seed}:{version}")
             try:
                 action = await asyncio.to_thread(bot, seen, actions, rng)
             except Exception:  # a bot's own code may fail; play on with its first action
                 _log.exception("bot %s failed at table %s", bot_name(bot), table.id)
                 action = actions[0]
             async with table.lock:
-                if table.version != version:
+                if table.version != version or table.is_over:
                     continue
                 try:
-                    self._play(table, seat, action)
+                    await self._play(table, seat, action)
                 except ServerError as error:
+                    if error.code == "stale":
+                        continue  # another process moved first: think again
                     _log.error("bot %s played illegally: %s", bot_name(bot), error)
-                    self._play(table, seat, actions[0])
+                    await self._play(table, seat, actions[0])
+
+
+def _busy(table: Table) -> bool:
+    return table.bot_task is not None and not table.bot_task.done()
+
+
+def _forget_before(times: collections.deque[float], moment: float) -> None:
+    while times and times[0] < moment:
+        times.popleft()
 
 
 def _sees(table: Table, seat: int, action: Buy | Reserve) -> bool:

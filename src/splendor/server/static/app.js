@@ -450,9 +450,15 @@ function drawResult() {
     return;
   }
   const names = m.result.winners.map((s) => m.seats[s].name);
+  const title =
+    names.length === 0
+      ? `No winner: the game stopped after ${m.version} moves`
+      : names.length > 1
+        ? `Shared win: ${names.join(" and ")}`
+        : `${names[0]} wins`;
   node.hidden = false;
   node.replaceChildren(
-    el("h2", {}, names.length > 1 ? `Shared win: ${names.join(" and ")}` : `${names[0]} wins`),
+    el("h2", {}, title),
     el(
       "ol",
       { class: "scores" },
