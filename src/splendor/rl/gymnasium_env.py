@@ -26,16 +26,12 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import numpy as np
-import numpy.typing as npt
 
 from splendor._optional import require
 from splendor.core._checks import LARGEST
 from splendor.core.deal import new_game
-from splendor.core.legal import legal_actions
-from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
-from splendor.core.views import view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
@@ -157,10 +153,11 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = dict(zip(others, self._opponents, strict=True))
         self._rngs = {s: random.Random(int(rng.integers(LARGEST))) for s in others}
-        state = self._bots_play(new_game(self.players, seed=game_seed, rules=self.rules))
-        self._table.start(state)
-        self._over = bool(state.winners) or state.turn >= self.max_turns
-        return self._observe(), self._info()
+        game = self._table
+        game.deal(self.players, game_seed, self.rules)
+        game.play_bots(self._bots, self._rngs, self.max_turns)
+        self._over = bool(game.winners) or game.turn >= self.max_turns
+        return self._outputs()
 
     def step(
         self, action: int | np.integer[Any]
@@ -176,27 +173,26 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             raise IllegalActionError("no game in progress: call reset() to deal one")
         code = as_code(action)
         game = self._table
-        if code not in game.codes:
+        try:
+            done = game.play(code)  # changes nothing if the code is illegal
+        except IllegalActionError:
             if self.illegal_action == "raise":
-                game.play(code)  # raises, naming the legal codes
+                raise
             self._over = True
-            info = self._info()
+            obs, info = self._outputs()
             info["illegal_action"] = True
-            return self._observe(), -1.0, True, False, info
-        if (
-            game.play(code)
-            and not game.winners
-            and game.current_player != self.seat
-            and game.turn < self.max_turns
-        ):
-            game.start(self._bots_play(game.state))
+            return obs, -1.0, True, False, info
+        if done:
+            game.play_bots(self._bots, self._rngs, self.max_turns)
         reward = 0.0
-        terminated = bool(game.winners)
+        winners = game.winners
+        terminated = bool(winners)
         truncated = not terminated and game.turn >= self.max_turns
         if terminated:
-            reward = 1.0 if self.seat in game.winners else -1.0
+            reward = 1.0 if self.seat in winners else -1.0
         self._over = terminated or truncated
-        return self._observe(), reward, terminated, truncated, self._info()
+        obs, info = self._outputs()
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``) or an SVG picture (``"svg"``); else ``None``.
@@ -213,23 +209,10 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             return str(render_svg(state, names=names))
         return describe(state, self._table.prefix, names)
 
-    def _bots_play(self, state: GameState) -> GameState:
-        """Let the bots play whole turns until the learner is to move or the game ends."""
-        while (
-            not state.winners and state.current_player != self.seat and state.turn < self.max_turns
-        ):
-            seat = state.current_player
-            action = self._bots[seat](view(state, seat), legal_actions(state), self._rngs[seat])
-            state = apply(state, action)
-        return state
-
-    def _observe(self) -> Observation:
-        return {"observation": self._table.observe(self.seat), "action_mask": self._mask()}
-
-    def _mask(self) -> npt.NDArray[np.int8]:
+    def _outputs(self) -> tuple[Observation, dict[str, Any]]:
+        """The observation and the info: each with its own copy of the action mask."""
         game = self._table
-        to_move = not game.winners and game.current_player == self.seat
-        return game.mask() if to_move and not self._over else mask_of(())
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+        # A game not over stops only at the learner's turn.
+        mask = game.mask() if not self._over and game.current_player == self.seat else mask_of(())
+        obs = {"observation": game.observe(self.seat), "action_mask": mask}
+        return obs, {"action_mask": mask.copy()}
