@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final, Literal, SupportsFloat
+from typing import Any, Literal, SupportsFloat
 
 import numpy as np
+import numpy.typing as npt
 
 from splendor._optional import require
 from splendor.core._checks import LARGEST
@@ -36,7 +37,7 @@ from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
 from splendor.rl._table import table
-from splendor.rl._text import describe
+from splendor.rl._text import RENDER_MODES, render
 from splendor.rl._turns import as_code, mask_of
 
 require("gymnasium", "rl", "splendor.rl.gymnasium_env")
@@ -51,8 +52,6 @@ from splendor.rl.pettingzoo_env import (  # noqa: E402
 )
 
 __all__ = ["SplendorEnv"]
-
-_RENDER_MODES: Final = ("ansi", "svg")
 
 Observation = dict[str, Any]
 
@@ -77,7 +76,8 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             ``"lose"`` (the default) ends the game as a loss (reward -1,
             ``info["illegal_action"]`` true); ``"raise"`` raises
             :class:`~splendor.IllegalActionError` and changes nothing.
-        render_mode: ``None``, ``"ansi"`` or ``"svg"``.
+        render_mode: ``None``, ``"ansi"`` (text), ``"svg"`` (an SVG
+            picture) or ``"rgb_array"`` (a ``uint8`` RGB frame, for videos).
 
     Raises:
         InvalidArgumentError: for a bad option.
@@ -86,7 +86,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         seat: the learner's seat in the current game.
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -116,7 +116,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             raise InvalidArgumentError(
                 f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
             )
-        self.rules = check_options(render_mode, rules, max_turns, _RENDER_MODES)
+        self.rules = check_options(render_mode, rules, max_turns, RENDER_MODES)
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.illegal_action = illegal_action
@@ -194,20 +194,18 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         obs, info = self._outputs()
         return obs, reward, terminated, truncated, info
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``) or an SVG picture (``"svg"``); else ``None``.
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table as text (``"ansi"``), an SVG picture (``"svg"``) or an RGB frame.
 
+        ``"rgb_array"`` gives a ``(height, width, 3)`` ``uint8`` array
+        (:func:`splendor.rl.rgb_array`), the same shape all game long.
         Every card is shown face up, the bots' blind reserves included.
+        ``None`` without a render mode.
         """
         if self.render_mode is None:
             return None
-        state = self._table.state
         names = ["learner" if s == self.seat else f"bot_{s}" for s in range(self.players)]
-        if self.render_mode == "svg":
-            from splendor.draw.svg import render_svg
-
-            return str(render_svg(state, names=names))
-        return describe(state, self._table.prefix, names)
+        return render(self.render_mode, self._table.state, self._table.prefix, names)
 
     def _outputs(self) -> tuple[Observation, dict[str, Any]]:
         """The observation and the info: each with its own copy of the action mask."""
