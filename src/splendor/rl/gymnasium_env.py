@@ -182,8 +182,10 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             obs, info = self._outputs()
             info["illegal_action"] = True
             return obs, -1.0, True, False, info
-        if done:
-            game.play_bots(self._bots, self._rngs, self.max_turns)
+        if not done:  # more decisions in the learner's turn: the game goes on
+            obs, info = self._outputs()
+            return obs, 0.0, False, False, info
+        game.play_bots(self._bots, self._rngs, self.max_turns)
         reward = 0.0
         winners = game.winners
         terminated = bool(winners)
