@@ -2,8 +2,8 @@
 
 :func:`table_of` reads a :class:`~splendor.core.state.GameState` (from a seat's
 viewpoint or openly), a :class:`~splendor.core.views.PlayerView` or a game
-that gives its state (:class:`SupportsState`) into one :class:`Table`, so
-the SVG picture (:mod:`splendor.draw.svg`), the text board
+that gives its state (:class:`splendor.draw.text.SupportsState`) into one
+:class:`Table`, so the SVG picture (:mod:`splendor.draw.svg`), the text board
 (:mod:`splendor.draw.text`) and the command line draw the same things the same
 way. The module is internal: its names are public only to the modules of the
 package that draw.
@@ -12,7 +12,7 @@ package that draw.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Protocol
+from typing import Final
 
 import attrs
 
@@ -26,7 +26,6 @@ from splendor.errors import InvalidArgumentError
 __all__ = [
     "TIERS_TOP_DOWN",
     "Seat",
-    "SupportsState",
     "Table",
     "check_seat",
     "headline",
@@ -34,19 +33,6 @@ __all__ = [
     "table_of",
     "with_names",
 ]
-
-
-class SupportsState(Protocol):
-    """A game that gives its state: anything with a ``state()`` method returning a GameState.
-
-    The pictures draw such a game as its state: a :class:`splendor.fast.Game`
-    (for instance ``VectorEnv.game(i)``) is one, taken without this package
-    importing :mod:`splendor.fast`, which is above it.
-    """
-
-    def state(self) -> GameState:
-        """The game's state as a :class:`~splendor.core.state.GameState`."""
-        ...
 
 
 #: The tiers from the top of the table down, as pictures draw the rows.
@@ -111,7 +97,7 @@ def table_of(table: object, seat: int | None, *, what: str = "render_svg draws")
 
     Args:
         table: a state, a view, or a game whose ``state()`` is a state
-            (:class:`SupportsState`), read as that state.
+            (:class:`splendor.draw.text.SupportsState`), read as that state.
         seat: for a state, the viewpoint (other seats' blind reserves are then
             hidden); a view is always read from its own seat, and ``seat``
             must be ``None`` or that seat.

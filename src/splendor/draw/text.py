@@ -45,19 +45,12 @@ that colours them (the ``splendor`` command uses it with `rich`_).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from splendor.core.components import Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
-from splendor.draw._scene import (
-    TIERS_TOP_DOWN,
-    SupportsState,
-    Table,
-    headline,
-    plural,
-    table_of,
-    with_names,
-)
+from splendor.core.state import GameState
+from splendor.draw._scene import TIERS_TOP_DOWN, Table, headline, plural, table_of, with_names
 
 __all__ = ["GEM_STYLE", "Line", "Segment", "SupportsState", "board_lines", "format_board"]
 
@@ -75,6 +68,21 @@ GEM_STYLE: Final[dict[Gem, str]] = {
     Gem.BLACK: "bold white on grey23",
     Gem.GOLD: "bold black on gold1",
 }
+
+
+class SupportsState(Protocol):
+    """A game that gives its state: anything with a ``state()`` method returning a GameState.
+
+    The pictures draw such a game as its state: a :class:`splendor.fast.Game`
+    (for instance ``VectorEnv.game(i)``) is one, taken without this package
+    importing :mod:`splendor.fast`, which is above it.
+    """
+
+    def state(self) -> GameState:
+        """The game's state as a :class:`~splendor.core.state.GameState`."""
+        ...
+
+
 # The width the cost of a card is padded to, so the card ids line up.
 _COST_WIDTH: Final = 20
 

@@ -10,7 +10,8 @@ PettingZoo and Gymnasium); OpenSpiel comes with the ``[openspiel]`` extra.
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent;
 - ``gymnasium.make("splendor/Splendor-v0", opponents=[...])``: one seat
   against bots of :mod:`splendor.players.bots` (:class:`~splendor.rl.gymnasium_env.SplendorEnv`),
-  registered when this package is imported;
+  registered when this package is imported; the id
+  ``"splendor.rl:splendor/Splendor-v0"`` has Gymnasium import it first;
 - ``import splendor.rl.openspiel``: registers the OpenSpiel game
   ``python_splendor`` (:mod:`splendor.rl.openspiel`).
 
@@ -54,7 +55,8 @@ __all__ = [
     "rgb_array",
 ]
 
-#: The id of the Gymnasium environment: ``gymnasium.make(GYMNASIUM_ID)``.
+#: The id of the Gymnasium environment: ``gymnasium.make(GYMNASIUM_ID)``
+#: once this package is imported (``"splendor.rl:" + GYMNASIUM_ID`` imports it).
 GYMNASIUM_ID: Final = "splendor/Splendor-v0"
 
 #: The 16 features of a card slot in an observation, in order: ``visible``

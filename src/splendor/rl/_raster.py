@@ -235,9 +235,9 @@ def rgb_array(table: GameState | SupportsState) -> Image:
     """A picture of a game as a new ``(height, width, 3)`` ``uint8`` RGB array.
 
     What the environments' ``"rgb_array"`` render mode gives, for videos: the
-    whole table, every card face up, drawn with numpy alone (see
-    :mod:`splendor.rl`'s guide). The shape depends only on the player count
-    and the rules (:func:`frame_shape`), so the frames of a game stack.
+    whole table, every card face up, drawn with numpy alone (the RL guide
+    shows the layout). The shape depends only on the player count and the
+    rules, so the frames of a game stack.
 
     Args:
         table: a :class:`~splendor.GameState`, or a game whose ``state()``

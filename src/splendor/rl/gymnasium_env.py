@@ -1,14 +1,16 @@
 """A Gymnasium environment: one learning seat against bots.
 
 ``gymnasium.make("splendor/Splendor-v0", opponents=[...])`` makes a
-:class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported). The
+:class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported; the id
+``"splendor.rl:splendor/Splendor-v0"`` has Gymnasium import it, since
+Gymnasium 1.0 loads no plugins on its own import). The
 learner plays one seat; the other seats are bots of :mod:`splendor.players.bots`
 (any :class:`~splendor.players.bots.Bot`), one RandomBot by default. Each step is
 one decision of :mod:`splendor.formats.encoding`; the bots play their whole turns
 between the learner's.
 
->>> import gymnasium, splendor.rl
->>> env = gymnasium.make("splendor/Splendor-v0")
+>>> import gymnasium
+>>> env = gymnasium.make("splendor.rl:splendor/Splendor-v0")
 >>> obs, info = env.reset(seed=3)
 >>> done = False
 >>> while not done:
