@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 
 import pytest
 
@@ -20,6 +18,7 @@ from pettingzoo.test import render_test
 from splendor import GameState, InvalidArgumentError, Rules, new_game
 from splendor.fast import Game
 from splendor.rl import GYMNASIUM_ID, aec_env, rgb_array
+from tests.rl.test_observation import _run as _fresh  # a fresh interpreter
 
 
 def _states(players: int, seed: int, rules: Rules | None = None) -> list[GameState]:
@@ -59,17 +58,9 @@ def test_frames_are_deterministic_and_new_arrays() -> None:
     first[:] = 0
     assert np.array_equal(second, rgb_array(state))
     # The frame of a state never changes (its bytes are pinned here).
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import hashlib, splendor; from splendor.rl import rgb_array\n"
-            "print(hashlib.sha256(rgb_array(splendor.new_game(3, seed=4)).tobytes()).hexdigest())",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    done = _fresh(
+        "import hashlib, splendor; from splendor.rl import rgb_array\n"
+        "print(hashlib.sha256(rgb_array(splendor.new_game(3, seed=4)).tobytes()).hexdigest())"
     )
     assert done.returncode == 0, done.stderr
     assert (
@@ -121,12 +112,6 @@ def test_the_pettingzoo_environment_renders_frames() -> None:
     frame = env.render()
     assert isinstance(frame, np.ndarray)
     assert np.array_equal(frame, rgb_array(env.game))
-
-
-def _fresh(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
-    )
 
 
 def test_gymnasium_makes_the_environment_named_with_its_module_in_a_fresh_interpreter() -> None:
