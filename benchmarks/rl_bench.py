@@ -10,6 +10,11 @@ Plays seeded random games, per player count, six ways:
   ``legal_codes()`` and ``play_code()`` per decision;
 - pettingzoo: the AEC environment, ``last()`` (observation and mask) and
   ``step()`` per decision, choosing among the masked codes;
+- gymnasium: ``gymnasium.make("splendor/Splendor-v0")``, one learner
+  against a :class:`~splendor.RandomBot` in each other seat, ``step()`` per
+  decision of the learner, choosing among the masked codes: its decisions
+  are the learner's alone (its steps), its turns every seat's, so a turn
+  costs the bots' turns too;
 - observation: :func:`splendor.rl.observation` alone, per call;
 - vectorenv: ``splendor.fast.VectorEnv`` with ``--envs`` games (1,024 by
   default), ``step()`` alone (the random legal codes are drawn from the
@@ -30,12 +35,13 @@ import time
 from collections.abc import Callable
 
 import attrs
+import gymnasium
 import numpy as np
 
 import splendor
 from splendor import fast
 from splendor.formats.encoding import decode, legal_codes
-from splendor.rl import aec_env, observation, observation_layout
+from splendor.rl import GYMNASIUM_ID, SplendorEnv, aec_env, observation, observation_layout
 
 ENVS = 1024
 
@@ -133,6 +139,28 @@ def pettingzoo(players: int, games: int, seed: int) -> tuple[int, int, float]:
     return decisions, turns, time.process_time() - start
 
 
+def gymnasium_env(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(learner decisions, turns, seconds) of random games through the Gymnasium environment."""
+    decisions = turns = 0
+    env = gymnasium.make(GYMNASIUM_ID, opponents=[splendor.RandomBot()] * (players - 1))
+    learner = env.unwrapped
+    assert isinstance(learner, SplendorEnv)
+    start = time.process_time()
+    for game in range(games):
+        rng = random.Random(seed + game)
+        _obs, info = env.reset(seed=seed + game)
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _obs, _reward, terminated, truncated, info = env.step(
+                int(legal[rng.randrange(len(legal))])
+            )
+            decisions += 1
+            done = terminated or truncated
+        turns += learner.game.turn
+    return decisions, turns, time.process_time() - start
+
+
 def observations(players: int, games: int, seed: int) -> tuple[int, int, float]:
     """(observations, observations, seconds) of every seat's view of random games' states."""
     views = []
@@ -174,6 +202,7 @@ RUNS: dict[str, Callable[[int, int, int], tuple[int, int, float]]] = {
     "codes": codes,
     "game-codes": game_codes,
     "pettingzoo": pettingzoo,
+    "gymnasium": gymnasium_env,
     "observation": observations,
     "vectorenv": vectorenv,
 }

@@ -197,7 +197,7 @@ def test_render_modes() -> None:
     env = aec_env(players=2, render_mode="svg")
     env.reset(seed=2)
     picture = env.render()
-    assert picture is not None
+    assert isinstance(picture, str)
     assert picture.startswith("<svg")
     assert "player_1" in picture
     env = aec_env(players=2)

@@ -1,7 +1,8 @@
 """What a picture of the table shows, whatever it is drawn from.
 
 :func:`table_of` reads a :class:`~splendor.core.state.GameState` (from a seat's
-viewpoint or openly) or a :class:`~splendor.core.views.PlayerView` into one
+viewpoint or openly), a :class:`~splendor.core.views.PlayerView` or a game
+that gives its state (:class:`splendor.draw.text.SupportsState`) into one
 :class:`Table`, so the SVG picture (:mod:`splendor.draw.svg`), the text board
 (:mod:`splendor.draw.text`) and the command line draw the same things the same
 way. The module is internal: its names are public only to the modules of the
@@ -32,6 +33,7 @@ __all__ = [
     "table_of",
     "with_names",
 ]
+
 
 #: The tiers from the top of the table down, as pictures draw the rows.
 TIERS_TOP_DOWN: Final = (3, 2, 1)
@@ -94,21 +96,34 @@ def table_of(table: object, seat: int | None, *, what: str = "render_svg draws")
     """Read a state or a view into a :class:`Table`.
 
     Args:
-        table: a state or a view.
+        table: a state, a view, or a game whose ``state()`` is a state
+            (:class:`splendor.draw.text.SupportsState`), read as that state.
         seat: for a state, the viewpoint (other seats' blind reserves are then
             hidden); a view is always read from its own seat, and ``seat``
             must be ``None`` or that seat.
         what: how the caller's error messages start, e.g. ``"render_svg draws"``.
 
     Raises:
-        InvalidArgumentError: for something that is not a state or a view, or
-            a seat out of range.
+        InvalidArgumentError: for something that is not a state, a view or a
+            game giving a state, or a seat out of range.
     """
     if isinstance(table, GameState):
         return _from_state(table, seat)
     if isinstance(table, PlayerView):
         return _from_view(table, seat)
-    raise InvalidArgumentError(f"{what} a GameState or a player's view, got {type(table).__name__}")
+    state = getattr(table, "state", None)
+    if callable(state):
+        state = state()
+        if isinstance(state, GameState):
+            return _from_state(state, seat)
+        raise InvalidArgumentError(
+            f"{what} a GameState or a player's view, or a game whose state() gives a "
+            f"GameState: {type(table).__name__}.state() gave {type(state).__name__}"
+        )
+    raise InvalidArgumentError(
+        f"{what} a GameState or a player's view (or a game with a state() method), "
+        f"got {type(table).__name__}"
+    )
 
 
 def check_seat(seat: object, count: int) -> None:

@@ -67,8 +67,11 @@ def render_svg(
     """Draw a game state or a player's view as an SVG picture.
 
     Args:
-        table: a :class:`~splendor.GameState`, or a
-            :class:`~splendor.core.views.PlayerView` (a seat's or a spectator's).
+        table: a :class:`~splendor.GameState`, a
+            :class:`~splendor.core.views.PlayerView` (a seat's or a
+            spectator's), or a game whose ``state()`` gives a state
+            (:class:`~splendor.draw.text.SupportsState`: a
+            :class:`splendor.fast.Game`, ``VectorEnv.game(i)``), drawn as that state.
         seat: for a state, the seat whose viewpoint to draw: the cards other
             seats reserved unseen from a deck are then drawn face down. By
             default a state is drawn openly, every reserved card face up (a
@@ -80,9 +83,9 @@ def render_svg(
         The SVG document as an :class:`SvgImage` (a ``str``).
 
     Raises:
-        InvalidArgumentError: for something that is not a state or a view, a
-            seat out of range, ``names`` that is not a sequence of str or a
-            wrong number of names.
+        InvalidArgumentError: for something that is not a state, a view or a
+            game giving a state, a seat out of range, ``names`` that is not a
+            sequence of str or a wrong number of names.
 
     >>> from splendor import new_game
     >>> picture = render_svg(new_game(3, seed=2), seat=1, names=["Ann", "Bo", "Cy"])

@@ -1,7 +1,8 @@
 """The table as text: :func:`format_board`.
 
-A multi-line picture of a state or a player's view, for a terminal, a log or
-a doctest: where the game stands, the nobles, the three tiers of face-up
+A multi-line picture of a state or a player's view (or of a game that gives
+its state, such as a :class:`splendor.fast.Game`: :class:`SupportsState`),
+for a terminal, a log or a doctest: where the game stands, the nobles, the three tiers of face-up
 cards with the size of their decks, the supply, and for every seat its
 points, tokens, bonuses, reserved cards and nobles. Places are written as the
 action notation names them (``31`` is tier 3, slot 1, to be bought with
@@ -44,13 +45,14 @@ that colours them (the ``splendor`` command uses it with `rich`_).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from splendor.core.components import Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
+from splendor.core.state import GameState
 from splendor.draw._scene import TIERS_TOP_DOWN, Table, headline, plural, table_of, with_names
 
-__all__ = ["GEM_STYLE", "Line", "Segment", "board_lines", "format_board"]
+__all__ = ["GEM_STYLE", "Line", "Segment", "SupportsState", "board_lines", "format_board"]
 
 #: A piece of a line: plain text, or ``(text, style)`` with a `rich`_ style.
 Segment = str | tuple[str, str]
@@ -66,6 +68,21 @@ GEM_STYLE: Final[dict[Gem, str]] = {
     Gem.BLACK: "bold white on grey23",
     Gem.GOLD: "bold black on gold1",
 }
+
+
+class SupportsState(Protocol):
+    """A game that gives its state: anything with a ``state()`` method returning a GameState.
+
+    The pictures draw such a game as its state: a :class:`splendor.fast.Game`
+    (for instance ``VectorEnv.game(i)``) is one, taken without this package
+    importing :mod:`splendor.fast`, which is above it.
+    """
+
+    def state(self) -> GameState:
+        """The game's state as a :class:`~splendor.core.state.GameState`."""
+        ...
+
+
 # The width the cost of a card is padded to, so the card ids line up.
 _COST_WIDTH: Final = 20
 
@@ -76,8 +93,10 @@ def format_board(
     """The board of a state or a view as text, one line per item (see above).
 
     Args:
-        table: a :class:`~splendor.GameState` or a
-            :class:`~splendor.core.views.PlayerView`.
+        table: a :class:`~splendor.GameState`, a
+            :class:`~splendor.core.views.PlayerView`, or a game whose
+            ``state()`` gives a state (:class:`SupportsState`: a
+            :class:`splendor.fast.Game`, ``VectorEnv.game(i)``), shown as that state.
         seat: for a state, the seat whose viewpoint to show: the cards other
             seats reserved unseen from a deck are then shown face down. A view
             is always shown from its own seat.
@@ -87,8 +106,9 @@ def format_board(
         The board, lines joined by newlines, without a final newline.
 
     Raises:
-        InvalidArgumentError: for something that is not a state or a view, a
-            seat out of range, or ``names`` that are not one str per seat.
+        InvalidArgumentError: for something that is not a state, a view or a
+            game giving a state, a seat out of range, or ``names`` that are
+            not one str per seat.
     """
     return "\n".join(
         "".join(p if isinstance(p, str) else p[0] for p in line)
@@ -106,7 +126,7 @@ def board_lines(
     """The lines of :func:`format_board` as styled pieces.
 
     Args:
-        table: a state or a view.
+        table: a state, a view or a game giving a state, as for :func:`format_board`.
         seat: the viewpoint, as for :func:`format_board`.
         names: a name per seat.
         styled: draw tokens as coloured chips (`` 3W `` on the gem's colour,

@@ -5,10 +5,13 @@ PettingZoo and Gymnasium); OpenSpiel comes with the ``[openspiel]`` extra.
 
 - :func:`observation`: a seat's view as a fixed-shape ``numpy`` vector
   (layout: :func:`observation_layout`);
+- :func:`rgb_array`: a picture of a game as an RGB array, the environments'
+  ``"rgb_array"`` render mode;
 - :func:`aec_env`: a PettingZoo AEC environment, every seat an agent;
 - ``gymnasium.make("splendor/Splendor-v0", opponents=[...])``: one seat
   against bots of :mod:`splendor.players.bots` (:class:`~splendor.rl.gymnasium_env.SplendorEnv`),
-  registered when this package is imported;
+  registered when this package is imported; the id
+  ``"splendor.rl:splendor/Splendor-v0"`` has Gymnasium import it first;
 - ``import splendor.rl.openspiel``: registers the OpenSpiel game
   ``python_splendor`` (:mod:`splendor.rl.openspiel`).
 
@@ -24,6 +27,7 @@ from splendor._optional import require
 require("numpy", "rl", "splendor.rl")
 
 from splendor.rl import observations as _observations  # noqa: E402  (after the check)
+from splendor.rl._raster import rgb_array  # noqa: E402
 from splendor.rl.observations import (  # noqa: E402
     ObservationField,
     observation,
@@ -48,9 +52,11 @@ __all__ = [
     "observation_high",
     "observation_layout",
     "observation_shape",
+    "rgb_array",
 ]
 
-#: The id of the Gymnasium environment: ``gymnasium.make(GYMNASIUM_ID)``.
+#: The id of the Gymnasium environment: ``gymnasium.make(GYMNASIUM_ID)``
+#: once this package is imported (``"splendor.rl:" + GYMNASIUM_ID`` imports it).
 GYMNASIUM_ID: Final = "splendor/Splendor-v0"
 
 #: The 16 features of a card slot in an observation, in order: ``visible``

@@ -1,14 +1,16 @@
 """A Gymnasium environment: one learning seat against bots.
 
 ``gymnasium.make("splendor/Splendor-v0", opponents=[...])`` makes a
-:class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported). The
+:class:`SplendorEnv` (registered when :mod:`splendor.rl` is imported; the id
+``"splendor.rl:splendor/Splendor-v0"`` has Gymnasium import it, since
+Gymnasium 1.0 loads no plugins on its own import). The
 learner plays one seat; the other seats are bots of :mod:`splendor.players.bots`
 (any :class:`~splendor.players.bots.Bot`), one RandomBot by default. Each step is
 one decision of :mod:`splendor.formats.encoding`; the bots play their whole turns
 between the learner's.
 
->>> import gymnasium, splendor.rl
->>> env = gymnasium.make("splendor/Splendor-v0")
+>>> import gymnasium
+>>> env = gymnasium.make("splendor.rl:splendor/Splendor-v0")
 >>> obs, info = env.reset(seed=3)
 >>> done = False
 >>> while not done:
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final, Literal, SupportsFloat
+from typing import Any, Literal, SupportsFloat
 
 import numpy as np
 import numpy.typing as npt
@@ -31,16 +33,13 @@ import numpy.typing as npt
 from splendor._optional import require
 from splendor.core._checks import LARGEST
 from splendor.core.deal import new_game
-from splendor.core.legal import legal_actions
-from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
-from splendor.core.views import view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
 from splendor.rl._table import table
-from splendor.rl._text import describe
+from splendor.rl._text import RENDER_MODES, render
 from splendor.rl._turns import as_code, mask_of
 
 require("gymnasium", "rl", "splendor.rl.gymnasium_env")
@@ -55,8 +54,6 @@ from splendor.rl.pettingzoo_env import (  # noqa: E402
 )
 
 __all__ = ["SplendorEnv"]
-
-_RENDER_MODES: Final = ("ansi", "svg")
 
 Observation = dict[str, Any]
 
@@ -81,7 +78,8 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             ``"lose"`` (the default) ends the game as a loss (reward -1,
             ``info["illegal_action"]`` true); ``"raise"`` raises
             :class:`~splendor.IllegalActionError` and changes nothing.
-        render_mode: ``None``, ``"ansi"`` or ``"svg"``.
+        render_mode: ``None``, ``"ansi"`` (text), ``"svg"`` (an SVG
+            picture) or ``"rgb_array"`` (a ``uint8`` RGB frame, for videos).
 
     Raises:
         InvalidArgumentError: for a bad option.
@@ -90,7 +88,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         seat: the learner's seat in the current game.
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(_RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -120,7 +118,7 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             raise InvalidArgumentError(
                 f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
             )
-        self.rules = check_options(render_mode, rules, max_turns, _RENDER_MODES)
+        self.rules = check_options(render_mode, rules, max_turns, RENDER_MODES)
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.illegal_action = illegal_action
@@ -157,10 +155,11 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
         others = [s for s in range(self.players) if s != self.seat]
         self._bots = dict(zip(others, self._opponents, strict=True))
         self._rngs = {s: random.Random(int(rng.integers(LARGEST))) for s in others}
-        state = self._bots_play(new_game(self.players, seed=game_seed, rules=self.rules))
-        self._table.start(state)
-        self._over = bool(state.winners) or state.turn >= self.max_turns
-        return self._observe(), self._info()
+        game = self._table
+        game.deal(self.players, game_seed, self.rules)
+        game.play_bots(self._bots, self._rngs, self.max_turns)
+        self._over = bool(game.winners) or game.turn >= self.max_turns
+        return self._outputs()
 
     def step(
         self, action: int | np.integer[Any]
@@ -176,60 +175,46 @@ class SplendorEnv(gymnasium.Env[Observation, int | np.integer[Any]]):
             raise IllegalActionError("no game in progress: call reset() to deal one")
         code = as_code(action)
         game = self._table
-        if code not in game.codes:
+        try:
+            done = game.play(code)  # changes nothing if the code is illegal
+        except IllegalActionError:
             if self.illegal_action == "raise":
-                game.play(code)  # raises, naming the legal codes
+                raise
             self._over = True
-            info = self._info()
+            obs, info = self._outputs()
             info["illegal_action"] = True
-            return self._observe(), -1.0, True, False, info
-        if (
-            game.play(code)
-            and not game.winners
-            and game.current_player != self.seat
-            and game.turn < self.max_turns
-        ):
-            game.start(self._bots_play(game.state))
+            return obs, -1.0, True, False, info
+        if not done:  # more decisions in the learner's turn: the game goes on
+            obs, info = self._outputs()
+            return obs, 0.0, False, False, info
+        game.play_bots(self._bots, self._rngs, self.max_turns)
         reward = 0.0
-        terminated = bool(game.winners)
+        winners = game.winners
+        terminated = bool(winners)
         truncated = not terminated and game.turn >= self.max_turns
         if terminated:
-            reward = 1.0 if self.seat in game.winners else -1.0
+            reward = 1.0 if self.seat in winners else -1.0
         self._over = terminated or truncated
-        return self._observe(), reward, terminated, truncated, self._info()
+        obs, info = self._outputs()
+        return obs, reward, terminated, truncated, info
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``) or an SVG picture (``"svg"``); else ``None``.
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table as text (``"ansi"``), an SVG picture (``"svg"``) or an RGB frame.
 
+        ``"rgb_array"`` gives a ``(height, width, 3)`` ``uint8`` array
+        (:func:`splendor.rl.rgb_array`), the same shape all game long.
         Every card is shown face up, the bots' blind reserves included.
+        ``None`` without a render mode.
         """
         if self.render_mode is None:
             return None
-        state = self._table.state
         names = ["learner" if s == self.seat else f"bot_{s}" for s in range(self.players)]
-        if self.render_mode == "svg":
-            from splendor.draw.svg import render_svg
+        return render(self.render_mode, self._table.state, self._table.prefix, names)
 
-            return str(render_svg(state, names=names))
-        return describe(state, self._table.prefix, names)
-
-    def _bots_play(self, state: GameState) -> GameState:
-        """Let the bots play whole turns until the learner is to move or the game ends."""
-        while (
-            not state.winners and state.current_player != self.seat and state.turn < self.max_turns
-        ):
-            seat = state.current_player
-            action = self._bots[seat](view(state, seat), legal_actions(state), self._rngs[seat])
-            state = apply(state, action)
-        return state
-
-    def _observe(self) -> Observation:
-        return {"observation": self._table.observe(self.seat), "action_mask": self._mask()}
-
-    def _mask(self) -> npt.NDArray[np.int8]:
+    def _outputs(self) -> tuple[Observation, dict[str, Any]]:
+        """The observation and the info: each with its own copy of the action mask."""
         game = self._table
-        to_move = not game.winners and game.current_player == self.seat
-        return game.mask() if to_move and not self._over else mask_of(())
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+        # A game not over stops only at the learner's turn.
+        mask = game.mask() if not self._over and game.current_player == self.seat else mask_of(())
+        obs = {"observation": game.observe(self.seat), "action_mask": mask}
+        return obs, {"action_mask": mask.copy()}

@@ -45,7 +45,7 @@ from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats import encoding
 from splendor.rl._table import table
-from splendor.rl._text import describe
+from splendor.rl._text import RENDER_MODES, render
 from splendor.rl._turns import as_code, mask_of
 from splendor.rl.observations import observation_high, observation_shape
 
@@ -59,8 +59,6 @@ __all__ = ["DEFAULT_MAX_TURNS", "SplendorAECEnv", "aec_env"]
 #: The default ``max_turns`` of the environments: games that run longer
 #: (rare; a game can go on for ever if nobody buys) are truncated.
 DEFAULT_MAX_TURNS: Final = 1000
-
-_RENDER_MODES: Final = ("ansi", "svg")
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -112,14 +110,15 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         players: the number of seats.
         rules: the rules played.
         max_turns: the turn after which a game is truncated.
-        render_mode: ``None``, ``"ansi"`` or ``"svg"``.
+        render_mode: ``None``, ``"ansi"``, ``"svg"`` or ``"rgb_array"``.
         final_rewards: the rewards of the last game that ended, by agent
             (``{}`` before then).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (the attribute PettingZoo reads)
         "name": "splendor_v0",
-        "render_modes": list(_RENDER_MODES),
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
         "is_parallelizable": False,
     }
 
@@ -132,7 +131,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
     ) -> None:
         super().__init__()
         self.players = _check_players(players)
-        self.rules = check_options(render_mode, rules, max_turns, _RENDER_MODES)
+        self.rules = check_options(render_mode, rules, max_turns, RENDER_MODES)
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
@@ -261,20 +260,18 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             self.final_rewards = dict.fromkeys(self.agents, 0)
         self.agent_selection = self.possible_agents[game.current_player]
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``) or an SVG picture (``"svg"``).
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table as text (``"ansi"``), an SVG picture (``"svg"``) or an RGB frame.
+
+        ``"rgb_array"`` gives a ``(height, width, 3)`` ``uint8`` array
+        (:func:`splendor.rl.rgb_array`), the same shape all game long.
 
         Every card is shown face up, blind reserves included: this is the
         referee's picture, not an agent's. ``None`` without a render mode.
         """
         if self.render_mode is None:
             return None
-        state = self._table.state
-        if self.render_mode == "svg":
-            from splendor.draw.svg import render_svg
-
-            return str(render_svg(state, names=self.possible_agents))
-        return describe(state, self._table.prefix, self.possible_agents)
+        return render(self.render_mode, self._table.state, self._table.prefix, self.possible_agents)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -306,8 +303,10 @@ def aec_env(
 
     Args:
         players: the number of seats (agents ``player_0`` ...), 2 to 4.
-        render_mode: ``None``, ``"ansi"`` (text) or ``"svg"`` (an SVG
-            picture, as :func:`splendor.render_svg` draws it).
+        render_mode: ``None``, ``"ansi"`` (text), ``"svg"`` (an SVG
+            picture, as :func:`splendor.render_svg` draws it) or
+            ``"rgb_array"`` (a ``uint8`` RGB frame, as
+            :func:`splendor.rl.rgb_array` draws it, for videos).
         rules: the rules to play; the published rules by default.
         max_turns: whole turns after which an unfinished game is truncated.
 
