@@ -302,9 +302,9 @@ def test_the_bounded_tables_keep_two_generations_of_their_bound() -> None:
         assert most == 2 * bound
         assert all(len(part) <= bound for part in parts), name
     assert (legal.TAKES_NEAR_LIMIT_BOUND, legal.PAYMENTS_BOUND, legal.BUYS_BOUND) == (
-        16_384,
-        4_096,
+        32_768,
         8_192,
+        16_384,
     )
 
 

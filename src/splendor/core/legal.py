@@ -309,7 +309,7 @@ _BLIND_RESERVES: Final[dict[tuple[int, cnt.Counts], ReserveFromDeck]] = {
 # payment of every card under any bonuses (each colour at most its cost, gold
 # for any part of the rest), 25,540 keys, more than play needs at once: two
 # generations of at most BUYS_BOUND entries each (see _remember).
-BUYS_BOUND: Final = 8_192
+BUYS_BOUND: Final = 16_384
 _BUYS: dict[tuple[Card, cnt.Counts], Buy] = {}
 _BUYS_BEFORE: dict[tuple[Card, cnt.Counts], Buy] = {}
 # Takes, by the gems (one of the 25 takes of different colours or the 5 of 2
@@ -431,7 +431,7 @@ _ROOMY_DOUBLES: Final = tuple(_take_returning(cnt.unit(c, 2), cnt.ZERO) for c in
 # 156,448 keys, tens of thousands of them met in play (each entry a tuple
 # of up to 30 takes): two generations of at most TAKES_NEAR_LIMIT_BOUND
 # entries each (see _remember).
-TAKES_NEAR_LIMIT_BOUND: Final = 16_384
+TAKES_NEAR_LIMIT_BOUND: Final = 32_768
 _TAKES_NEAR_LIMIT: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
 _TAKES_NEAR_LIMIT_BEFORE: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
 # The takes of 2 of one colour near the limit, by the holding capped at the
@@ -464,7 +464,7 @@ def _doubles(held: cnt.Counts, colour: int, back: int) -> tuple[Take, ...]:
 # costs whatever the rules, 111,775 keys under every bonus and holding, a few
 # thousand met in play: two generations of at most PAYMENTS_BOUND entries
 # each (see _remember).
-PAYMENTS_BOUND: Final = 4_096
+PAYMENTS_BOUND: Final = 8_192
 _PaymentKey = tuple[int, int, int, int, int, int, int]
 _PAYMENTS: dict[_PaymentKey, tuple[cnt.Counts, ...]] = {}
 _PAYMENTS_BEFORE: dict[_PaymentKey, tuple[cnt.Counts, ...]] = {}
