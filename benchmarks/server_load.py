@@ -58,8 +58,9 @@ from websockets.exceptions import WebSocketException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.server.postgres
 
-from splendor.server.database import open_store  # noqa: E402
 from tests.server.postgres import PostgresServer, binaries, new_database  # noqa: E402
+
+from splendor.server.database import open_store  # noqa: E402
 
 HOST = "127.0.0.1"
 #: Limits of the servers under test: caps above the run's own connections
@@ -149,7 +150,7 @@ class Servers:
         self.sample_memory()
         for process in self.processes:
             process.send_signal(signal.SIGINT)
-        codes = []
+        codes: list[int | None] = []
         for process in self.processes:
             try:
                 codes.append(process.wait(timeout=30))
@@ -420,9 +421,7 @@ async def load(
             job = hostile.garbage(servers.port, stop, websocket=n // 4 % 2 == 0)
         bad.append(asyncio.create_task(job))
     kills_done = [0]
-    kill_task = (
-        asyncio.create_task(killer(servers, kills, stop, kills_done)) if kills else None
-    )
+    kill_task = asyncio.create_task(killer(servers, kills, stop, kills_done)) if kills else None
     started = time.perf_counter()
     rng = random.Random(1)
     seats = [
@@ -457,7 +456,7 @@ async def _sample(servers: Servers, stop: asyncio.Event) -> None:
 
 
 def check(db: str, tables: list[Table]) -> tuple[int, int, int, int, list[str]]:
-    """Acknowledged moves: stored, lost; stored moves neither acknowledged nor a bot's nor in flight."""
+    """Acknowledged moves stored and lost; stored moves not acknowledged, a bot's or in flight."""
     stored_count = lost = unexplained = in_flight_kept = 0
     problems: list[str] = []
     store = open_store(db)
@@ -474,9 +473,10 @@ def check(db: str, tables: list[Table]) -> tuple[int, int, int, int, list[str]]:
             for version, action in enumerate(actions):
                 if table.acknowledged.get(version) == action:
                     continue
-                if action in table.in_flight.get(version, set()) and table.acknowledged.get(
-                    version
-                ) is None:
+                if (
+                    action in table.in_flight.get(version, set())
+                    and table.acknowledged.get(version) is None
+                ):
                     in_flight_kept += 1  # sent, its answer cut off by a kill: stored once
                     continue
                 if table.bot_seats and version % 2 in table.bot_seats:
@@ -540,7 +540,10 @@ def run(name: str, kind: str, processes: int, args: argparse.Namespace, kills: i
         cut = hostile.cut.get(kind_name, 0)
         seconds = hostile.seconds.get(kind_name, [])
         after = f" after {percentile(seconds, 0.5):.1f} s (median)" if seconds else ""
-        print(f"hostile {kind_name}: {hostile.started[kind_name]}, cut off by the server: {cut}{after}")
+        print(
+            f"hostile {kind_name}: {hostile.started[kind_name]}, "
+            f"cut off by the server: {cut}{after}"
+        )
     if kills:
         print(f"kill -9: {kills_done} kills; client reconnections: {reconnects}")
     print(
@@ -610,7 +613,13 @@ def main(argv: list[str] | None = None) -> int:
     args.spectators = args.spectators if args.spectators is not None else (50 if quick else 1000)
     args.hostile = args.hostile if args.hostile is not None else (8 if quick else 40)
     kills = args.kills if args.kills is not None else (10 if quick else 100)
-    runs = args.only or ["one-sqlite", "one-postgresql", "shared-sqlite", "shared-postgresql", "kill"]
+    runs = args.only or [
+        "one-sqlite",
+        "one-postgresql",
+        "shared-sqlite",
+        "shared-postgresql",
+        "kill",
+    ]
     ok = True
     for name in runs:
         if name.startswith("one-"):

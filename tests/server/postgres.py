@@ -70,8 +70,10 @@ class PostgresServer:
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         atexit.register(self.stop)
         self._run(
-            [str(bin_dir / "initdb"), "-D", str(self.data), "-U", "splendor", "--auth=trust"]
-            + ["--encoding=UTF8", "--locale=C.UTF-8", "--no-instructions"]
+            [
+                *(str(bin_dir / "initdb"), "-D", str(self.data), "-U", "splendor"),
+                *("--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "--no-instructions"),
+            ]
         )
 
     def _popen(self, command: list[str], log: Path) -> subprocess.Popen[bytes]:

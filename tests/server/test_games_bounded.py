@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 
 from splendor import GameRecord, from_json
 from splendor.server import create_app
+from splendor.server.database import open_store
 from splendor.server.hub import Client, Hub
 from splendor.server.limits import Limits
-from splendor.server.database import open_store
 from splendor.server.store import Store
 
 #: A house rule under which no game ever ends: every take gives all its tokens back.

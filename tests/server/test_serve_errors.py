@@ -59,11 +59,12 @@ def test_a_postgres_database_that_cannot_be_reached_is_one_line_without_its_pass
 def test_splendor_serve_names_a_postgres_database_without_its_password(
     postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[object] = []
+    calls: list[tuple[object, ...]] = []
     monkeypatch.setattr("splendor.server.run", lambda *args, **kwargs: calls.append(args))
     out = io.StringIO()
     url = postgres.replace("splendor@", "splendor:hunter2@")
     assert main(["serve", "--port", "0", "--db", url], stdout=out) == 0
     assert "hunter2" not in out.getvalue()
     assert "splendor:***@" in out.getvalue()
-    assert calls and calls[0][2] == url
+    assert calls
+    assert calls[0][2] == url

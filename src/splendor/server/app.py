@@ -37,9 +37,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from splendor.core.components import CARDS, NOBLES
 from splendor.core.gems import Tokens
 from splendor.formats.serialization import to_json
+from splendor.server.database import open_store
 from splendor.server.hub import MAX_MESSAGE, Client, Hub, ServerError, Table, error_message
 from splendor.server.limits import DEFAULT_LIMITS, Limits, throttle
-from splendor.server.database import open_store
 from splendor.server.store import DEFAULT_DB
 
 __all__ = ["MAX_REQUEST", "create_app"]

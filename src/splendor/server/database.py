@@ -86,5 +86,5 @@ def shown(db: str | os.PathLike[str]) -> str:
     if query:
         parts = parts._replace(query=urllib.parse.urlencode(query, safe="*/"))
     # Not urlunsplit: it drops the "//" of a URL with no host (a socket's).
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{parts.scheme}://{parts.netloc}{parts.path}{query}"
+    tail = f"?{parts.query}" if parts.query else ""
+    return f"{parts.scheme}://{parts.netloc}{parts.path}{tail}"

@@ -112,7 +112,8 @@ class PostgresStore:
                 db.execute("INSERT INTO splendor_schema VALUES (%s)", (SCHEMA_VERSION,))
             elif row[0] > SCHEMA_VERSION:
                 raise ValueError(
-                    f"the database is of a newer server (schema {row[0]}, this one {SCHEMA_VERSION})"
+                    f"the database is of a newer server "
+                    f"(schema {row[0]}, this one {SCHEMA_VERSION})"
                 )
 
     @contextlib.contextmanager
@@ -224,9 +225,7 @@ class PostgresStore:
         if not ids:
             return {}
         with self._connection() as db:
-            rows = db.execute(
-                "SELECT id, version FROM games WHERE id = ANY(%s)", (ids,)
-            ).fetchall()
+            rows = db.execute("SELECT id, version FROM games WHERE id = ANY(%s)", (ids,)).fetchall()
         return {str(game_id): int(version) for game_id, version in rows}
 
     def data_version(self) -> int:
