@@ -481,7 +481,7 @@ class Store:
             self._db.close()
 
     def _game(self, row: Sequence[object]) -> StoredGame:
-        game_id, record, finished = row
+        game_id = row[0]
         seats = self._db.execute(
             "SELECT kind, bot, secret_digest FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
@@ -489,10 +489,31 @@ class Store:
         actions = self._db.execute(
             "SELECT action FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
         ).fetchall()
-        return StoredGame(
-            str(game_id),
-            str(record),
-            bool(finished),
-            tuple(StoredSeat(str(kind), bot, digest) for kind, bot, digest in seats),
-            tuple(str(action) for (action,) in actions),
-        )
+        return stored_game(row, seats, actions)
+
+
+def stored_game(
+    row: Sequence[object], seats: Iterable[Sequence[object]], actions: Iterable[Sequence[object]]
+) -> StoredGame:
+    """The game of a ``games`` row (``id, record, finished``), its ``seats`` rows and ``moves``.
+
+    Args:
+        row: the game's id, record and whether it is over.
+        seats: ``(kind, bot, secret_digest)`` of each seat, in order.
+        actions: ``(action,)`` of each move, in order.
+    """
+    game_id, record, finished = row
+    return StoredGame(
+        str(game_id),
+        str(record),
+        bool(finished),
+        tuple(
+            StoredSeat(
+                str(kind),
+                None if bot is None else str(bot),
+                None if digest is None else str(digest),
+            )
+            for kind, bot, digest in seats
+        ),
+        tuple(str(action) for (action,) in actions),
+    )

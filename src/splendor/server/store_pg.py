@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from splendor._optional import require
-from splendor.server.store import StoredGame, StoredSeat, VersionConflict
+from splendor.server.store import StoredGame, VersionConflict, stored_game
 
 if TYPE_CHECKING:
     import psycopg
@@ -212,12 +212,9 @@ class PostgresStore:
 
     def moves(self, game_id: str, since: int) -> list[str]:
         """The JSON of the moves played at version ``since`` and after, in order."""
+        query = "SELECT action FROM moves WHERE game_id = %s AND version >= %s ORDER BY version"
         with self._connection() as db:
-            rows = db.execute(
-                "SELECT action FROM moves WHERE game_id = %s AND version >= %s ORDER BY version",
-                (game_id, since),
-            ).fetchall()
-        return [str(action) for (action,) in rows]
+            return [str(action) for (action,) in db.execute(query, (game_id, since))]
 
     def versions(self, game_ids: Iterable[str]) -> dict[str, int]:
         """The stored version of each of these games (those gone are left out)."""
@@ -301,18 +298,7 @@ class PostgresStore:
 
 def _game(db: psycopg.Connection[Any], row: tuple[Any, ...]) -> StoredGame:
     """The game of a ``games`` row (``id, record, finished``) with its seats and moves."""
-    game_id, record, finished = row
-    seats = db.execute(
-        "SELECT kind, bot, secret_digest FROM seats WHERE game_id = %s ORDER BY seat",
-        (game_id,),
-    ).fetchall()
-    actions = db.execute(
-        "SELECT action FROM moves WHERE game_id = %s ORDER BY version", (game_id,)
-    ).fetchall()
-    return StoredGame(
-        str(game_id),
-        str(record),
-        bool(finished),
-        tuple(StoredSeat(str(kind), bot, digest) for kind, bot, digest in seats),
-        tuple(str(action) for (action,) in actions),
-    )
+    key = (row[0],)
+    seats = "SELECT kind, bot, secret_digest FROM seats WHERE game_id = %s ORDER BY seat"
+    moves = "SELECT action FROM moves WHERE game_id = %s ORDER BY version"
+    return stored_game(row, db.execute(seats, key).fetchall(), db.execute(moves, key).fetchall())
