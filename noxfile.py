@@ -215,7 +215,7 @@ def load(session: nox.Session) -> None:
     database; then 100 ``kill -9``); ``-- --quick`` runs small ones, and
     other arguments go to benchmarks/server_load.py (``-- --help``).
     """
-    session.install("-e", ".[server,postgresql]", "websockets>=12")
+    session.install("-e", ".[server,postgresql]")
     if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and os.geteuid() == 0:
         session.run("apt-get", "update", "-qq", external=True)
         session.run("apt-get", "install", "-y", "-qq", "postgresql", external=True)

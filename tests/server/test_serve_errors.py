@@ -68,3 +68,14 @@ def test_splendor_serve_names_a_postgres_database_without_its_password(
     assert "splendor:***@" in out.getvalue()
     assert calls
     assert calls[0][2] == url
+
+
+def test_an_unknown_option_of_an_sqlite_url_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = io.StringIO()
+    url = f"sqlite:///{tmp_path}/g.db?journal=off"
+    assert main(["serve", "--port", "0", "--db", url], stdout=out) == 2
+    said = capsys.readouterr().err + out.getvalue()
+    assert "cannot open the game database" in said
+    assert "unknown option of an sqlite URL: journal" in said

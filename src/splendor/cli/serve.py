@@ -33,10 +33,10 @@ def _check_can_serve(host: str, port: int, db: str) -> None:
     from splendor.server.database import is_postgres, open_store, shown
 
     try:
-        if is_postgres(db):
+        if is_postgres(db) or db.startswith("sqlite:"):
             open_store(db).close()  # connects, and creates the tables it lacks
         else:
-            sqlite3.connect(db.removeprefix("sqlite:///").split("?", 1)[0]).close()
+            sqlite3.connect(db).close()
     except MissingExtraError:
         raise
     except Exception as error:  # sqlite3.Error, psycopg.Error, a bad URL: said in one line
