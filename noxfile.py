@@ -179,19 +179,27 @@ SERVER_TESTS = ("tests/server",)
 
 @nox.session
 def server(session: nox.Session) -> None:
-    """The web server: API tests, then browser tests in Debian's chromium (installed if missing)."""
-    session.install("-e", ".[server]", *group("test"), *group("server-test"))
-    if not shutil.which("chromium"):
+    """The web server: API tests, on SQLite and on PostgreSQL, then browser tests in chromium.
+
+    Debian's chromium and postgresql are installed if missing; the tests
+    start a PostgreSQL server of their own (tests/server/postgres.py).
+    """
+    session.install("-e", ".[server,postgresql]", *group("test"), *group("server-test"))
+    missing = [] if shutil.which("chromium") else ["chromium"]
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        missing.append("postgresql")
+    if missing:
         if os.geteuid() != 0:
-            session.error("the browser tests need Debian's chromium: apt-get install chromium")
+            needed = " ".join(missing)
+            session.error(f"the server tests need Debian's {needed}: apt-get install {needed}")
         session.run("apt-get", "update", "-qq", external=True)
-        session.run("apt-get", "install", "-y", "-qq", "chromium", external=True)
+        session.run("apt-get", "install", "-y", "-qq", *missing, external=True)
     session.run(
         "pytest",
         "-p",
         "no:cacheprovider",
         *(session.posargs or SERVER_TESTS),
-        env={"SPLENDOR_BROWSER_TESTS": "required"},
+        env={"SPLENDOR_BROWSER_TESTS": "required", "SPLENDOR_POSTGRES_TESTS": "required"},
     )
 
 
@@ -200,8 +208,17 @@ nox.options.sessions.append("server")
 
 @nox.session(default=False)
 def load(session: nox.Session) -> None:
-    """Load test of the server on 127.0.0.1: ``-- --tables 50 --moves 100`` (the defaults)."""
-    session.install("-e", ".[server]")
+    """Load and kill tests of the server on 127.0.0.1, on SQLite and PostgreSQL.
+
+    ``nox -s load`` runs the full sizes (200 tables, 1,000 spectators,
+    hostile clients; one process, then three behind one port on each
+    database; then 100 ``kill -9``); ``-- --quick`` runs small ones, and
+    other arguments go to benchmarks/server_load.py (``-- --help``).
+    """
+    session.install("-e", ".[server,postgresql]")
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and os.geteuid() == 0:
+        session.run("apt-get", "update", "-qq", external=True)
+        session.run("apt-get", "install", "-y", "-qq", "postgresql", external=True)
     session.run("python", "benchmarks/server_load.py", *session.posargs)
 
 

@@ -71,7 +71,7 @@ THIRD_PARTY: Final[dict[str, frozenset[str]]] = {
     "splendor.rl": frozenset(
         {"attrs", "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}
     ),
-    "splendor.server": frozenset({"attrs", "starlette", "uvicorn", "websockets"}),
+    "splendor.server": frozenset({"attrs", "psycopg", "starlette", "uvicorn", "websockets"}),
     "splendor.cli": frozenset({"attrs", "rich"}),
     "splendor.__main__": frozenset(),
 }

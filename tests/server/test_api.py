@@ -475,7 +475,8 @@ def test_a_finished_game_downloads_as_a_record_splendor_replay_accepts(
     assert "Ada" in done.stdout
 
 
-def test_games_resume_after_a_restart_with_the_same_links(db: Path) -> None:
+def test_games_resume_after_a_restart_with_the_same_links(database: str) -> None:
+    db = database
     state = new_game(2, seed=SEED)
     with TestClient(create_app(db, bot_delay=0, allow_seeds=True)) as client:
         body = create(client, two_people(seed=SEED))

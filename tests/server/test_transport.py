@@ -127,9 +127,9 @@ def test_sockets_above_the_cap_are_answered_503_and_closed(live: Live) -> None:
 
 
 def test_two_server_processes_on_one_database_keep_exactly_the_acknowledged_moves(
-    tmp_path: Path,
+    database: str,
 ) -> None:
-    db = tmp_path / "shared.db"
+    db = database
     ports = [free_port(), free_port()]
     processes = [
         serve(["-m", "splendor.server", "--port", str(port), "--db", str(db)], port)
@@ -174,9 +174,9 @@ def test_two_server_processes_on_one_database_keep_exactly_the_acknowledged_move
         for process in processes:
             process.terminate()
             process.communicate(timeout=30)
-    from splendor.server.store import Store
+    from splendor.server.database import open_store
 
-    store = Store(db)
+    store = open_store(db)
     stored = store.get(table)
     store.close()
     assert stored is not None

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from splendor.cli.common import Subcommands
 from splendor.cli.errors import FileError
 from splendor.cli.output import Output
+from splendor.errors import MissingExtraError
 
 __all__ = ["add_parser", "run_serve"]
 
@@ -29,10 +30,18 @@ def add_parser(commands: Subcommands) -> None:
 
 def _check_can_serve(host: str, port: int, db: str) -> None:
     """Open the database and the port once, so a failure is one clear line before the URL."""
+    from splendor.server.database import is_postgres, open_store, shown
+
     try:
-        sqlite3.connect(db).close()
-    except sqlite3.Error as error:
-        raise FileError(f"cannot open the game database {db}: {error}") from None
+        if is_postgres(db) or db.startswith("sqlite:"):
+            open_store(db).close()  # connects, and creates the tables it lacks
+        else:
+            sqlite3.connect(db).close()
+    except MissingExtraError:
+        raise
+    except Exception as error:  # sqlite3.Error, psycopg.Error, a bad URL: said in one line
+        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise FileError(f"cannot open the game database {shown(db)}: {message}") from None
     try:
         with socket.create_server((host, port)):
             pass
@@ -48,13 +57,14 @@ def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str])
         FileError: when the database cannot be opened or the port cannot be listened on.
     """
     from splendor.server import require_extra, run, server_options
+    from splendor.server.database import shown
 
     require_extra()
     options = server_options(args)
     _check_can_serve(args.host, args.port, args.db)
     out.line(
         ("Splendor: ", "bold"),
-        f"http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.",
+        f"http://{args.host}:{args.port}/ (games kept in {shown(args.db)}); Ctrl-C stops.",
     )
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, **options)
     return 0

@@ -3,7 +3,8 @@
 The server keeps the authoritative :class:`~splendor.GameState` of every
 table, sends each seat only its own :func:`~splendor.view`, checks every move
 with the engine, lets bots from :mod:`splendor.players.bots` play, and keeps every
-game in SQLite as its :class:`~splendor.GameRecord`. The web client is a set
+game in SQLite (or a PostgreSQL database shared by several processes) as its
+:class:`~splendor.GameRecord`. The web client is a set
 of static files in this package.
 
 * :func:`main` is the command line (``python -m splendor.server``, the same
@@ -11,7 +12,8 @@ of static files in this package.
 * :func:`create_app` builds the ASGI application, to run under any ASGI
   server or to test with Starlette's test client;
 * :mod:`splendor.server.hub` holds the game logic and
-  :mod:`splendor.server.store` the persistence; neither needs the web
+  :mod:`splendor.server.store` the persistence (chosen by the database URL
+  in :mod:`splendor.server.database`); neither needs the web
   framework.
 
 Importing this module needs nothing beyond the library; :func:`create_app`
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from splendor._optional import require
 from splendor.errors import MissingExtraError, SplendorError
+from splendor.server.database import shown
 from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import DEFAULT_DB
 
@@ -118,7 +121,8 @@ def run(
     Args:
         host: the address to listen on.
         port: the port to listen on.
-        db: the SQLite file the games are kept in.
+        db: the SQLite file the games are kept in, or a database URL
+            (``postgresql://...``; see :mod:`splendor.server.database`).
         bot_delay: seconds a bot waits before each move.
         limits: the limits and timeouts; the connection caps shrink, with a
             warning, when the process may not open enough files for them.
@@ -258,7 +262,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     parser.add_argument(
-        "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite file of games ({DEFAULT_DB})"
+        "--db",
+        default=DEFAULT_DB,
+        metavar="FILE|URL",
+        help=f"SQLite file of games, or postgresql://user@host/dbname ({DEFAULT_DB})",
     )
     parser.add_argument(
         "--bot-delay",
@@ -355,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = server_options(args)
     except SplendorError as error:
         parser.error(str(error))
-    print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {args.db}); Ctrl-C stops.")
+    where = shown(args.db)
+    print(f"Splendor: http://{args.host}:{args.port}/ (games kept in {where}); Ctrl-C stops.")
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, **options)
     return 0

@@ -37,9 +37,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from splendor.core.components import CARDS, NOBLES
 from splendor.core.gems import Tokens
 from splendor.formats.serialization import to_json
+from splendor.server.database import open_store
 from splendor.server.hub import MAX_MESSAGE, Client, Hub, ServerError, Table, error_message
 from splendor.server.limits import DEFAULT_LIMITS, Limits, throttle
-from splendor.server.store import DEFAULT_DB, Store
+from splendor.server.store import DEFAULT_DB
 
 __all__ = ["MAX_REQUEST", "create_app"]
 
@@ -108,7 +109,9 @@ def create_app(
     """The server as an ASGI application.
 
     Args:
-        db: the SQLite file the games are kept in (``":memory:"`` for none).
+        db: the SQLite file the games are kept in (``":memory:"`` for none),
+            or a database URL (``postgresql://...``; see
+            :mod:`splendor.server.database`).
         bot_delay: seconds a bot waits before each move.
         allow_seeds: whether tables may be opened with a chosen ``seed``
             (for tests and demos only: a guessable seed reveals the decks).
@@ -138,7 +141,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         throttle("splendor.server")
-        store = Store(db)
+        store = open_store(db)
         state["hub"] = app.state.hub = Hub(
             store, bot_delay=bot_delay, allow_seeds=allow_seeds, limits=limits
         )

@@ -42,7 +42,7 @@ from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
 from splendor.players.bots import BOTS, Bot, bot_name
 from splendor.server.limits import DEFAULT_LIMITS, Limits
-from splendor.server.store import Store, StoredGame, StoredSeat, VersionConflict
+from splendor.server.store import GameStore, StoredGame, StoredSeat, VersionConflict
 
 __all__ = [
     "MAX_MESSAGE",
@@ -381,7 +381,7 @@ class Hub:
     :attr:`~splendor.server.limits.Limits.unload_after` seconds.
 
     Args:
-        store: where games are kept.
+        store: where games are kept (SQLite or PostgreSQL: :mod:`splendor.server.database`).
         bot_delay: seconds a bot waits before moving (so people can follow).
         allow_seeds: whether :meth:`create` accepts a ``seed``. Live games
             must be dealt from unguessable seeds: a seat that could guess the
@@ -392,7 +392,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         bot_delay: float = 0.0,
         allow_seeds: bool = False,

@@ -1,6 +1,10 @@
-"""SQLite persistence for the server: each game is its start and the moves played since.
+"""Persistence for the server: each game is its start and the moves played since.
 
-A game is stored as three kinds of rows, in a plain SQLite file:
+:class:`GameStore` is what the hub asks of a store; :class:`Store` keeps the
+games in a plain SQLite file (the default, nothing to set up), and
+:class:`splendor.server.store_pg.PostgresStore` in a PostgreSQL database that
+several hosts may share (:func:`splendor.server.database.open_store` picks one
+from the database URL). A game is stored as three kinds of rows:
 
 * ``games``: the table's id, its :class:`~splendor.GameRecord` as the
   library's JSON *as dealt* (seed, rules, names, no action), its ``version``
@@ -18,9 +22,9 @@ Nothing else is kept: the current state is the start replayed with the
 moves, so stopping the server at any moment and starting it again resumes
 every game where it was, with the same links.
 
-A move is stored by :meth:`Store.append` only if it follows the stored
+A move is stored by :meth:`GameStore.append` only if it follows the stored
 version, in one transaction (compare-and-set), so several server processes
-may share one file: the one that loses a race is told with
+may share one database: the one that loses a race is told with
 :class:`VersionConflict` and nothing is written. A file of an older version
 of the server (whole records rewritten after every move) is converted when
 it is first opened.
@@ -33,11 +37,11 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 import attrs
 
-__all__ = ["DEFAULT_DB", "Store", "StoredGame", "StoredSeat", "VersionConflict"]
+__all__ = ["DEFAULT_DB", "GameStore", "Store", "StoredGame", "StoredSeat", "VersionConflict"]
 
 #: The SQLite file games are kept in unless ``--db`` says otherwise (also
 #: ``splendor.server.DEFAULT_DB``, the name the command line uses).
@@ -75,6 +79,10 @@ CREATE TABLE moves (
 ) WITHOUT ROWID;
 CREATE INDEX games_open ON games (finished, bots_only);
 """
+
+
+#: The values of ``synchronous`` the store accepts (see :class:`Store`).
+_SYNCHRONOUS: Final = ("full", "normal")
 
 
 def _run(db: sqlite3.Connection, script: str) -> None:
@@ -134,6 +142,63 @@ class StoredGame:
         return len(self.actions)
 
 
+class GameStore(Protocol):
+    """What the server asks of a store of games, whichever database holds them.
+
+    Every method commits before it returns and may be called from any
+    thread; several processes may use the same database at once.
+    """
+
+    def add(self, game: StoredGame) -> None:
+        """Store a new game, its seats and its moves in one transaction."""
+
+    def append(self, game_id: str, version: int, action: str, *, finished: bool) -> None:
+        """Store the move played at ``version``, if ``version`` is the stored one.
+
+        Raises:
+            VersionConflict: when the stored game is not at ``version`` (or
+                is gone); nothing is written.
+        """
+
+    def get(self, game_id: str) -> StoredGame | None:
+        """The stored game with this id and all its moves, or ``None``."""
+
+    def exists(self, game_id: str) -> bool:
+        """Whether a game with this id is stored."""
+
+    def moves(self, game_id: str, since: int) -> list[str]:
+        """The JSON of the moves played at version ``since`` and after, in order."""
+
+    def versions(self, game_ids: Iterable[str]) -> dict[str, int]:
+        """The stored version of each of these games (those gone are left out)."""
+
+    def data_version(self) -> int:
+        """A number that changes when another connection may have written.
+
+        Cheap to ask often: the hub looks for other processes' moves with
+        :meth:`versions` only when it changed.
+        """
+
+    def count_open(self, *, bots_only: bool = False) -> int:
+        """The number of unfinished games (only those with no person's seat, if asked)."""
+
+    def touch(self, game_ids: Iterable[str]) -> None:
+        """Mark these games as in use now (a client is at the table), for :meth:`expire`."""
+
+    def expire(self, idle: float, *, keep: Iterable[str] = ()) -> list[str]:
+        """Delete the unfinished games unchanged for ``idle`` seconds, but those in ``keep``.
+
+        Returns:
+            The ids of the games deleted.
+        """
+
+    def games(self, *, finished: bool | None = None) -> Iterator[StoredGame]:
+        """Every stored game, oldest first; only those over (or not) if ``finished`` is given."""
+
+    def close(self) -> None:
+        """Close the database."""
+
+
 class Store:
     """The games of a server in one SQLite file (``":memory:"`` for none).
 
@@ -154,8 +219,31 @@ class Store:
     >>> store.close()
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 10.0) -> None:
-        """Open (and create or convert if needed) the database at ``path``."""
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        timeout: float = 10.0,
+        synchronous: str = "full",
+    ) -> None:
+        """Open (and create or convert if needed) the database at ``path``.
+
+        Args:
+            path: the SQLite file (``":memory:"``: none, for tests).
+            timeout: seconds a writer waits for another process's transaction.
+            synchronous: SQLite's ``synchronous`` setting in its write-ahead
+                log: ``"full"`` (the default) syncs the log to the disk at
+                every commit, so an acknowledged move survives a power loss
+                as well as the process being killed; ``"normal"`` does not
+                (a commit survives the process being killed; the last ones
+                before a power loss or an operating-system crash may be
+                lost, the file is never corrupted), and writes far faster.
+
+        Raises:
+            ValueError: for another ``synchronous``.
+        """
+        if synchronous.lower() not in _SYNCHRONOUS:
+            raise ValueError(f"synchronous is 'full' or 'normal', not {synchronous!r}")
         self._lock = threading.Lock()
         self._db = sqlite3.connect(
             os.fspath(path), check_same_thread=False, isolation_level=None, timeout=timeout
@@ -163,9 +251,7 @@ class Store:
         with self._lock:
             if os.fspath(path) != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL in WAL mode: a commit survives the process being killed;
-            # the last commits before a power loss may be lost (never corrupted).
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._migrate()
 
     def _migrate(self) -> None:
@@ -395,7 +481,7 @@ class Store:
             self._db.close()
 
     def _game(self, row: Sequence[object]) -> StoredGame:
-        game_id, record, finished = row
+        game_id = row[0]
         seats = self._db.execute(
             "SELECT kind, bot, secret_digest FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
@@ -403,10 +489,31 @@ class Store:
         actions = self._db.execute(
             "SELECT action FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
         ).fetchall()
-        return StoredGame(
-            str(game_id),
-            str(record),
-            bool(finished),
-            tuple(StoredSeat(str(kind), bot, digest) for kind, bot, digest in seats),
-            tuple(str(action) for (action,) in actions),
-        )
+        return stored_game(row, seats, actions)
+
+
+def stored_game(
+    row: Sequence[object], seats: Iterable[Sequence[object]], actions: Iterable[Sequence[object]]
+) -> StoredGame:
+    """The game of a ``games`` row (``id, record, finished``), its ``seats`` rows and ``moves``.
+
+    Args:
+        row: the game's id, record and whether it is over.
+        seats: ``(kind, bot, secret_digest)`` of each seat, in order.
+        actions: ``(action,)`` of each move, in order.
+    """
+    game_id, record, finished = row
+    return StoredGame(
+        str(game_id),
+        str(record),
+        bool(finished),
+        tuple(
+            StoredSeat(
+                str(kind),
+                None if bot is None else str(bot),
+                None if digest is None else str(digest),
+            )
+            for kind, bot, digest in seats
+        ),
+        tuple(str(action) for (action,) in actions),
+    )
