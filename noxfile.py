@@ -13,7 +13,17 @@ import nox
 
 nox.needs_version = ">=2025.2.9"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "pyright", "tests", "tests-pure", "rl", "docs", "package"]
+nox.options.sessions = [
+    "lint",
+    "mypy",
+    "pyright",
+    "tests",
+    "tests-pure",
+    "rl",
+    "docs",
+    "package",
+    "tests-engine",
+]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
@@ -24,30 +34,22 @@ KERNEL = Path("src/splendor/fast")
 
 def _pyenv_pythons() -> None:
     """Let pyenv's shims answer ``python3.12`` and the like for every supported Python
-    that pyenv has installed, when they do not already (pyenv answers only for its
-    global version unless ``PYENV_VERSION`` lists more)."""
-    if "PYENV_VERSION" in os.environ or shutil.which("pyenv") is None:
+    that pyenv has installed, where they do not already: pyenv answers only for its
+    global version unless ``PYENV_VERSION`` lists more."""
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    pyenv = shutil.which("pyenv") or str(root / "bin" / "pyenv")
+    if "PYENV_VERSION" in os.environ or not Path(pyenv).is_file():
         return
-
-    def pyenv(*args: str) -> list[str]:
-        done = subprocess.run(["pyenv", *args], capture_output=True, text=True, check=False)
-        return done.stdout.split() if done.returncode == 0 else []
-
-    installed = pyenv("versions", "--bare")
     wanted = []
     for minor in PYTHONS:
-        found = [version for version in installed if version.startswith(f"{minor}.")]
+        found = [path.name for path in (root / "versions").glob(f"{minor}.*") if path.is_dir()]
+        found = [name for name in found if all(part.isdigit() for part in name.split("."))]
         if found and not _runs(f"python{minor}"):
-            wanted.append(
-                max(
-                    found,
-                    key=lambda version: [
-                        int(part) for part in version.split(".") if part.isdigit()
-                    ],
-                )
-            )
+            wanted.append(max(found, key=lambda name: [int(part) for part in name.split(".")]))
     if wanted:
-        os.environ["PYENV_VERSION"] = ":".join([*pyenv("version-name")[:1], *wanted])
+        done = subprocess.run([pyenv, "version-name"], capture_output=True, text=True, check=False)
+        current = done.stdout.split()[:1] if done.returncode == 0 else []
+        os.environ["PYENV_VERSION"] = ":".join([*current, *wanted])
 
 
 def _runs(command: str) -> bool:
@@ -370,7 +372,7 @@ def tests_engine(session: nox.Session) -> None:
     """
     tag = "cp" + _minor(session).replace(".", "")
     wheel = _one(session, Path("dist").glob(f"splendor_rules-*-{tag}-*.whl"), f"a {tag} wheel")
-    session.install(str(wheel), *group("test"))
+    session.install(f"{wheel}[rl]", *group("test"))  # [rl]: the kernel's VectorEnv
     session.run(
         "python",
         "-c",

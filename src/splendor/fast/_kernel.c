@@ -1503,7 +1503,7 @@ static const char * const __pyx_cfilenm = __FILE__;
 static const char* const __pyx_f[] = {
   "src/splendor/fast/_kernel.pyx",
   "View.MemoryView",
-  ".nox/package-3-12/tmp/build-env-bpckwko0/lib/python3.12/site-packages/Cython/Includes/cpython/type.pxd",
+  ".nox/package-3-12/tmp/build-env-smlal0j2/lib/python3.12/site-packages/Cython/Includes/cpython/type.pxd",
 };
 /* #### Code section: utility_code_proto_before_types ### */
 /* Atomics.proto (used by UnpackUnboundCMethod) */
