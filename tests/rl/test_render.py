@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any, cast
 
 import pytest
 
@@ -17,7 +18,7 @@ from pettingzoo.test import render_test
 
 from splendor import GameState, InvalidArgumentError, Rules, new_game
 from splendor.fast import Game
-from splendor.rl import GYMNASIUM_ID, aec_env, rgb_array
+from splendor.rl import GYMNASIUM_ID, SplendorAECEnv, aec_env, rgb_array
 from tests.rl.test_observation import _run as _fresh  # a fresh interpreter
 
 
@@ -102,11 +103,13 @@ def test_the_gymnasium_environment_renders_frames() -> None:
 
 
 def test_the_pettingzoo_environment_renders_frames() -> None:
-    def make(render_mode: str | None = None) -> object:
+    def make(render_mode: str | None = None) -> SplendorAECEnv:
         # render_test asks for "human" first, only to read the metadata.
         return aec_env(players=3, render_mode=None if render_mode == "human" else render_mode)
 
-    render_test(make)
+    # PettingZoo types render_test's env_fn as a Gymnasium Env factory; it
+    # calls it for an AEC environment, as here.
+    render_test(cast(Any, make))
     env = aec_env(players=2, render_mode="rgb_array")
     env.reset(seed=2)
     frame = env.render()

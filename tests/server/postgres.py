@@ -152,20 +152,24 @@ def _exists(user: str) -> bool:
 def new_database(admin_url: str) -> str:
     """Create an empty database on the server of ``admin_url``; its URL."""
     import psycopg
+    from psycopg import sql
 
     name = f"splendor_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     return _with_database(admin_url, name)
 
 
 def drop_database(admin_url: str, url: str) -> None:
     """Drop the database of ``url`` (made by :func:`new_database`), closing its connections."""
     import psycopg
+    from psycopg import sql
 
     name = url.split("/", 3)[3].split("?", 1)[0]
     with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 def _with_database(url: str, name: str) -> str:

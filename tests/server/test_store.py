@@ -37,6 +37,7 @@ def test_a_store_keeps_games_seats_and_moves(database: str) -> None:
         store.append("b", 0, '{"n": 0}', finished=True)
         stored = store.get("a")
         assert stored == game("a", actions=('{"n": 0}', '{"n": 1}'))
+        assert stored is not None
         assert stored.version == 2
         assert store.get("nothing") is None
         assert store.exists("b")

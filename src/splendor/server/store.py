@@ -151,6 +151,7 @@ class GameStore(Protocol):
 
     def add(self, game: StoredGame) -> None:
         """Store a new game, its seats and its moves in one transaction."""
+        ...
 
     def append(self, game_id: str, version: int, action: str, *, finished: bool) -> None:
         """Store the move played at ``version``, if ``version`` is the stored one.
@@ -159,18 +160,23 @@ class GameStore(Protocol):
             VersionConflict: when the stored game is not at ``version`` (or
                 is gone); nothing is written.
         """
+        ...
 
     def get(self, game_id: str) -> StoredGame | None:
         """The stored game with this id and all its moves, or ``None``."""
+        ...
 
     def exists(self, game_id: str) -> bool:
         """Whether a game with this id is stored."""
+        ...
 
     def moves(self, game_id: str, since: int) -> list[str]:
         """The JSON of the moves played at version ``since`` and after, in order."""
+        ...
 
     def versions(self, game_ids: Iterable[str]) -> dict[str, int]:
         """The stored version of each of these games (those gone are left out)."""
+        ...
 
     def data_version(self) -> int:
         """A number that changes when another connection may have written.
@@ -178,12 +184,15 @@ class GameStore(Protocol):
         Cheap to ask often: the hub looks for other processes' moves with
         :meth:`versions` only when it changed.
         """
+        ...
 
     def count_open(self, *, bots_only: bool = False) -> int:
         """The number of unfinished games (only those with no person's seat, if asked)."""
+        ...
 
     def touch(self, game_ids: Iterable[str]) -> None:
         """Mark these games as in use now (a client is at the table), for :meth:`expire`."""
+        ...
 
     def expire(self, idle: float, *, keep: Iterable[str] = ()) -> list[str]:
         """Delete the unfinished games unchanged for ``idle`` seconds, but those in ``keep``.
@@ -191,9 +200,11 @@ class GameStore(Protocol):
         Returns:
             The ids of the games deleted.
         """
+        ...
 
     def games(self, *, finished: bool | None = None) -> Iterator[StoredGame]:
         """Every stored game, oldest first; only those over (or not) if ``finished`` is given."""
+        ...
 
     def close(self) -> None:
         """Close the database."""
