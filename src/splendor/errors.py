@@ -5,8 +5,9 @@ so ``except splendor.SplendorError`` catches them all, those defined beside
 the code that raises them (in the command line, the server, the parallel
 runs) included. Most also derive from :class:`ValueError`, the built-in error
 for a value that is wrong for the operation; :class:`MissingExtraError`
-derives from :class:`ImportError` instead, and the errors of the command
-line's files and bots from neither.
+derives from :class:`ImportError` instead, :class:`ConcurrentUseError` from
+:class:`RuntimeError`, and the errors of the command line's files and bots
+from neither.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "ConcurrentUseError",
     "EncodingError",
     "IllegalActionError",
     "InvalidArgumentError",
@@ -137,6 +139,17 @@ class EncodingError(SplendorError, ValueError):
         super().__init__(message)
         self.position = position
         self.code = code
+
+
+class ConcurrentUseError(SplendorError, RuntimeError):
+    """A :class:`splendor.fast.Game` (or ``VectorEnv``) called while one of its methods runs.
+
+    A game of :mod:`splendor.fast` is used by one thread at a time: a call
+    from another thread, from a signal handler or from a garbage collector's
+    callback while one of its methods is running is refused with this error,
+    and the game is left as it was. Give each thread its own game
+    (``copy()`` is cheap).
+    """
 
 
 class MissingExtraError(SplendorError, ImportError):

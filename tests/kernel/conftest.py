@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
+import threading
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -29,6 +32,21 @@ def implementation(name: str) -> ModuleType:
                 raise
             pytest.skip("the compiled kernel is not built")
     return importlib.import_module("splendor.fast.reference" if name == "pure" else "splendor.fast")
+
+
+def run_in_threads(works: list[Callable[[], None]]) -> None:
+    """Run each of ``works`` in a thread of its own, switching threads as often
+    as Python can (every 10 microseconds), until all of them return."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        threads = [threading.Thread(target=work) for work in works]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
 
 
 @pytest.fixture(scope="session", params=IMPLEMENTATIONS)

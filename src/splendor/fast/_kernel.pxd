@@ -70,8 +70,9 @@ ctypedef struct MoveBuf:
 cdef int gen(KState* s, MoveBuf* b) noexcept nogil
 # Play the whole turn m, one of the moves gen listed for s, in place.
 cdef void play(KState* s, const Move* m) noexcept nogil
-# Fill s from a GameState that passed check_state (raises for rules the
-# kernel cannot hold).
+# Fill s from a GameState that passed check_state, each field read once
+# (raises for rules the kernel cannot hold, and InvalidStateError for a state
+# that breaks a bound of KState: whatever it is given, s keeps them).
 cdef load(KState* s, state)
 # The GameState of s under rules.
 cdef dump(const KState* s, rules)

@@ -37,18 +37,28 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport PyThread_get_thread_ident
 
 import itertools
 import operator
 import random
 
+import attrs
+
+from splendor.core._messages import short_repr
 from splendor.core.actions import Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.core.components import CARDS_BY_ID, NOBLES_BY_ID
+from splendor.core.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble
 from splendor.core.deal import new_game
 from splendor.core.gems import Tokens
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.validation import check_state
-from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.errors import (
+    ConcurrentUseError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidStateError,
+)
 from splendor.fast import reference as _reference
 from splendor.fast.reference import Playouts
 
@@ -102,12 +112,96 @@ cdef int64_t MOST_TURNS = _reference._MOST_TURNS
 cdef int64_t CHECK_EVERY = 0xFFFF
 
 
-cdef load(KState* s, state):
-    """Fill ``s`` from a GameState that passed check_state."""
+cdef object _plain_rules(plain):
+    """The plain GameState ``plain`` under plain Rules, its rules' fields read once.
+
+    A subclass of GameState or of Rules may compute its fields, and a
+    property can answer differently at every read: what it answers once is
+    copied into the plain classes (_reference._plain_state for the state),
+    whose fields cannot change, so the state that check_state checks is the
+    state that load loads. The kernel plays a subclass of Rules by its
+    numbers (its fields).
+    """
+    rules = plain.rules
+    if type(rules) is Rules or not isinstance(rules, Rules):
+        return plain  # check_state refuses rules that are no Rules
+    numbers = Rules(**{field.name: getattr(rules, field.name) for field in attrs.fields(Rules)})
+    return attrs.evolve(plain, rules=numbers)
+
+
+cdef object _unloadable(str what):
+    """The error of a state that breaks a bound of the C structure."""
+    return InvalidStateError(f"the compiled kernel cannot hold this state: {what}")
+
+
+cdef tuple _exact_tuple(value, str what):
+    if type(value) is not tuple:
+        raise _unloadable(f"{what} is not a tuple: {short_repr(value)}")
+    return value
+
+
+cdef int _piece_id(piece, type kind, int most, str what) except -1:
+    """The id of a card or noble (a ``kind``): 1 to ``most``."""
+    if type(piece) is kind:
+        number = piece.id
+        if type(number) is int and 1 <= number <= most:
+            return number
+    raise _unloadable(f"{short_repr(piece)} is not one of the game's {what}")
+
+
+cdef int _small(value, str what) except -1:
+    """A count the C structure holds in a byte: an int from 0 to 255."""
+    if type(value) is int and 0 <= value <= 255:
+        return value
+    raise _unloadable(f"{what} must be an int from 0 to 255, got {short_repr(value)}")
+
+
+cdef int _counts(uint8_t* out, tokens, int colours, str what) except -1:
+    """Copy the first ``colours`` counts of a Tokens to ``out``; their sum."""
+    cdef int c, total = 0
+    if type(tokens) is not Tokens:
+        raise _unloadable(f"{what} must be Tokens, got {short_repr(tokens)}")
+    counts = _exact_tuple(tokens.counts, what)
+    if len(counts) != 6:
+        raise _unloadable(f"{what} must have 6 counts")
+    for c in range(colours):
+        out[c] = _small(counts[c], what)
+        total += out[c]
+    return total
+
+
+cdef int _cards_into(KState* s, int pos, cards, str what) except -1:
+    """Append the ids of ``cards`` to ``s.cards`` from ``pos``; the new end."""
+    for card in _exact_tuple(cards, what):
+        if pos >= MAXCARDS:
+            raise _unloadable(f"it holds more than {MAXCARDS} cards")
+        s.cards[pos] = _piece_id(card, Card, MAXCARDS, "cards")
+        pos += 1
+    return pos
+
+
+cdef load(KState* out, state):
+    """Fill ``out`` from a GameState, reading each of its fields once.
+
+    ``state`` should have passed check_state (from_state checks the same
+    snapshot, see _plain_rules), but load trusts nothing of it: every bound
+    that the C code relies on (2 to 4 seats, at most 90 cards, game cards
+    and nobles, counts within a byte, no one over the token limit, seats in
+    range) is checked as it is read, and a state that breaks one raises
+    InvalidStateError. ``out`` is written only at the end, whole.
+    """
+    cdef KState loaded
+    cdef KState* s = &loaded
+    cdef int pos = 0, k, i, seat, n, start, held
     memset(s, 0, sizeof(KState))
+    state = _plain_rules(_reference._plain_state(state))
     rules = state.rules
-    players = state.players
+    if type(rules) is not Rules:
+        raise _unloadable(f"rules must be a Rules, got {short_repr(rules)}")
+    players = _exact_tuple(state.players, "players")
     n = len(players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise _unloadable(f"it seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}")
     gems = rules.gems(n)
     gold = rules.gold(n)
     if gems > 255 or gold > 255:
@@ -115,68 +209,97 @@ cdef load(KState* s, state):
             f"the compiled kernel plays with at most 255 tokens of a colour, these rules have "
             f"{gems} of each gem and {gold} gold for {n} players"
         )
-    if state.turn >= MOST_TURNS or state.passes >= MOST_TURNS:
+    turn = state.turn
+    passes = state.passes
+    if type(turn) is not int or type(passes) is not int or turn < 0 or passes < 0:
+        raise _unloadable("turn and passes must be non-negative ints")
+    if turn >= MOST_TURNS or passes >= MOST_TURNS:
         raise InvalidArgumentError(
-            f"the compiled kernel counts turns and passes below 2**62, got turn {state.turn} "
-            f"and passes {state.passes}"
+            f"the compiled kernel counts turns and passes below 2**62, got turn {turn} "
+            f"and passes {passes}"
         )
-    cdef int pos = 0, k, c, i, seat
-    for k in range(3):
-        deck = state.decks[k]
-        for card in deck:
-            s.cards[pos] = card.id
-            pos += 1
-        s.seg[k] = len(deck)
-    for seat in range(n):
-        player = players[seat]
-        for card, blind in zip(player.reserved, player.reserved_blind):
-            s.cards[pos] = card.id | (BLIND_FLAG if blind else 0)
-            pos += 1
-        s.seg[3 + 2 * seat] = len(player.reserved)
-        for card in player.cards:
-            s.cards[pos] = card.id
-            pos += 1
-        s.seg[4 + 2 * seat] = len(player.cards)
-        tokens = player.tokens.counts
-        bonuses = player.bonuses.counts
-        for c in range(6):
-            s.tokens[seat][c] = tokens[c]
-        for c in range(5):
-            s.bonus[seat][c] = bonuses[c]
-        s.points[seat] = player.points
-    for k in range(3):
-        for i in range(4):
-            card = state.board[k][i]
-            s.board[k * 4 + i] = 0 if card is None else card.id
-    bank = state.bank.counts
-    for c in range(6):
-        s.bank[c] = bank[c]
-    i = 0
-    for noble in state.nobles:
-        s.nobles[i] = noble.id
-        i += 1
-    for seat in range(n):
-        for noble in players[seat].nobles:
-            s.nobles[i] = noble.id | ((seat + 1) << 4)
-            i += 1
-    s.n_nobles = i
-    s.n_players = n
-    s.current = state.current_player
-    for seat in state.winners:
-        s.winners |= 1 << seat
     s.reserve_limit = min(rules.reserve_limit, 255)
     s.points_to_win = min(rules.points_to_win, 255)
     s.token_limit = min(rules.token_limit, 65535)
-    s.turn = state.turn
-    s.passes = state.passes
+    decks = _exact_tuple(state.decks, "decks")
+    if len(decks) != 3:
+        raise _unloadable("it has 3 decks")
+    for k in range(3):
+        start = pos
+        pos = _cards_into(s, pos, decks[k], "a deck")
+        s.seg[k] = pos - start
+    noble_lists = []
+    for seat in range(n):
+        player = players[seat]
+        if type(player) is not PlayerState:
+            raise _unloadable(f"player {seat} is not a PlayerState: {short_repr(player)}")
+        reserved = _exact_tuple(player.reserved, "reserved")
+        blind = _exact_tuple(player.reserved_blind, "reserved_blind")
+        if len(blind) != len(reserved):
+            raise _unloadable(f"player {seat} has not one blind flag per reserved card")
+        start = pos
+        pos = _cards_into(s, pos, reserved, "reserved")
+        for i in range(pos - start):
+            if blind[i] is True:
+                s.cards[start + i] |= BLIND_FLAG
+            elif blind[i] is not False:
+                raise _unloadable(f"player {seat}'s blind flags must be bools")
+        s.seg[3 + 2 * seat] = pos - start
+        start = pos
+        pos = _cards_into(s, pos, player.cards, "cards")
+        s.seg[4 + 2 * seat] = pos - start
+        held = _counts(s.tokens[seat], player.tokens, 6, f"player {seat}'s tokens")
+        if held > s.token_limit:
+            raise _unloadable(f"player {seat} holds {held} tokens, over the limit")
+        _counts(s.bonus[seat], player.bonuses, 5, f"player {seat}'s bonuses")
+        s.points[seat] = _small(player.points, f"player {seat}'s points")
+        noble_lists.append(_exact_tuple(player.nobles, "nobles"))
+    board = _exact_tuple(state.board, "board")
+    if len(board) != 3:
+        raise _unloadable("its board has 3 rows")
+    for k in range(3):
+        row = _exact_tuple(board[k], "a board row")
+        if len(row) != 4:
+            raise _unloadable("a board row has 4 slots")
+        for i in range(4):
+            card = row[i]
+            s.board[k * 4 + i] = 0 if card is None else _piece_id(card, Card, MAXCARDS, "cards")
+    _counts(s.bank, state.bank, 6, "the bank")
+    i = 0
+    noble_lists.insert(0, _exact_tuple(state.nobles, "nobles"))  # the revealed ones first
+    for seat in range(-1, n):
+        for noble in noble_lists[seat + 1]:
+            if i >= MAXNOBLES:
+                raise _unloadable(f"it holds more than {MAXNOBLES} nobles")
+            s.nobles[i] = _piece_id(noble, Noble, MAXNOBLES, "nobles") | ((seat + 1) << 4)
+            i += 1
+    s.n_nobles = i
+    s.n_players = n
+    current = state.current_player
+    if type(current) is not int or not 0 <= current < n:
+        raise _unloadable(f"current_player must be a seat, got {short_repr(current)}")
+    s.current = current
+    for seat in _exact_tuple(state.winners, "winners"):
+        if type(seat) is not int or not 0 <= seat < n:
+            raise _unloadable(f"winners must be seats, got {short_repr(seat)}")
+        s.winners |= 1 << seat
+    s.turn = turn
+    s.passes = passes
+    memcpy(out, s, sizeof(KState))
 
 
 cdef tuple _tokens(const uint8_t* counts, int gold):
     return (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5] if gold else 0)
 
 
-cdef dump(const KState* s, rules):
-    """The GameState that ``s`` holds."""
+cdef dump(const KState* held, rules):
+    """The GameState that ``held`` holds.
+
+    Made from a copy taken first: making the Python objects runs Python
+    code, during which the game may be played on (by another thread).
+    """
+    cdef KState copy = held[0]
+    cdef const KState* s = &copy
     cdef int n = s.n_players
     cdef int seat, k, i, pos, length, value, holder
     decks = []
@@ -262,9 +385,15 @@ cdef class Game:
     cdef tuple _codes  # the decision codes taken so far this turn
     cdef Decider dec  # the decisions of this turn (allocated on first use)
     cdef bint decided  # dec is at this state and these codes
+    # A method that lists or plays runs (see _enter); the thread whose bot
+    # is drawing on this game, 0 when none is.
+    cdef bint busy
+    cdef unsigned long drawer
 
     def __cinit__(self):
         # The move buffer is allocated on first use, so a copy costs no malloc.
+        # Until a game is loaded, s.n_players is 0: no method plays it.
+        memset(&self.s, 0, sizeof(KState))
         self.buf.data = NULL
         self.buf.cap = 0
         self.buf.n = 0
@@ -273,6 +402,8 @@ cdef class Game:
         self._codes = ()
         memset(&self.dec, 0, sizeof(Decider))
         self.decided = False
+        self.busy = False
+        self.drawer = 0
 
     def __dealloc__(self):
         free(self.buf.data)
@@ -283,27 +414,59 @@ cdef class Game:
             "make a Game with Game.from_state(state) or Game.new(players, seed=...)"
         )
 
+    cdef inline int _made(self) except -1:
+        """Refuse a game that Game.__new__ alone made (nothing loaded)."""
+        if self.s.n_players == 0:
+            raise InvalidArgumentError(_reference._UNMADE)
+        return 0
+
+    cdef inline int _enter(self) except -1:
+        """Start a method that lists or plays: refuse a game never made, and
+        a call made while another such method of this game runs (see
+        ConcurrentUseError); the method clears ``busy`` when it returns.
+
+        Every such method keeps pointers into the game's buffers between
+        calls into Python (making an action, a bot's draw, a signal check),
+        during which another thread, a signal handler or a callback may call
+        this game: letting it list or play would move the buffers under the
+        pointers. Under the GIL, nothing runs between the test and the set.
+        """
+        if self.busy or self.s.n_players == 0:
+            self._refuse()
+        self.busy = True
+        return 0
+
+    cdef int _refuse(self) except -1:
+        self._made()
+        if self.drawer and self.drawer == PyThread_get_thread_ident():
+            raise InvalidArgumentError(_reference._DRAWING)
+        raise ConcurrentUseError(_reference._BUSY)
+
     @classmethod
     def from_state(cls, state):
-        check_state(state)
-        cdef Game game = cls.__new__(cls)
-        load(&game.s, state)
-        game._rules = state.rules
+        cdef Game game = Game.__new__(cls)
+        plain = _reference._plain_state(state)
+        checked = _plain_rules(plain)
+        check_state(checked)
+        load(&game.s, checked)
+        game._rules = plain.rules  # as given (a subclass stays itself), played by its numbers
         return game
 
     @classmethod
     def new(cls, players, *, seed, rules=None):
         state = new_game(players, seed=seed, rules=rules)
-        cdef Game game = cls.__new__(cls)
+        cdef Game game = Game.__new__(cls)
         load(&game.s, state)
         game._rules = state.rules
         return game
 
     def state(self):
+        self._made()
         return dump(&self.s, self._rules)
 
     def copy(self):
-        cdef Game other = type(self).__new__(type(self))
+        self._made()
+        cdef Game other = Game.__new__(type(self))
         memcpy(&other.s, &self.s, sizeof(KState))
         other._rules = self._rules
         other._codes = self._codes
@@ -320,26 +483,32 @@ cdef class Game:
 
     @property
     def rules(self):
+        self._made()
         return self._rules
 
     @property
     def current_player(self):
+        self._made()
         return self.s.current
 
     @property
     def turn(self):
+        self._made()
         return self.s.turn
 
     @property
     def is_over(self):
+        self._made()
         return self.s.winners != 0
 
     @property
     def winners(self):
+        self._made()
         return tuple([seat for seat in range(self.s.n_players) if self.s.winners >> seat & 1])
 
     @property
     def points(self):
+        self._made()
         return tuple([self.s.points[seat] for seat in range(self.s.n_players)])
 
     # -- The rules (splendor.core.legal, splendor.core.play): _rules.pxi -----------
@@ -361,52 +530,64 @@ cdef class Game:
         return 0
 
     cdef Py_ssize_t _index(self, index) except -1:
-        cdef Py_ssize_t i
-        if type(index) is int and self.listed and self.buf.n:
-            # The common case, without Python arithmetic.
-            try:
-                i = index
-            except OverflowError:
-                i = -1 - self.buf.n
-            if 0 <= i < self.buf.n:
-                return i
+        cdef Py_ssize_t i, n
         if type(index) is not int:
             if isinstance(index, bool) or not hasattr(index, "__index__"):
                 raise InvalidArgumentError(
                     f"an action index must be an int, got {type(index).__name__}"
                 )
             try:
-                index = operator.index(index)
+                index = _as_int(index)
             except TypeError as error:  # an __index__ that returns no int
                 raise InvalidArgumentError(f"an action index must be an int: {error}") from error
         self._list()
-        cdef Py_ssize_t n = self.buf.n
+        n = self.buf.n
         if n == 0:
             raise IllegalActionError("the game is over")
-        if not -n <= index < n:
+        try:
+            i = index
+        except OverflowError:
+            i = n  # out of range
+        if not -n <= i < n:
             raise InvalidArgumentError(
                 f"action index {index} is out of range: there are {n} legal actions"
             )
-        return index + n if index < 0 else index
+        return i + n if i < 0 else i
 
     def moves(self):
-        self._list()
-        return self.buf.n
+        self._enter()
+        try:
+            self._list()
+            return self.buf.n
+        finally:
+            self.busy = False
 
     def action(self, index):
-        cdef Py_ssize_t i = self._index(index)
-        return to_action(&self.buf.data[i])
+        self._enter()
+        try:
+            return to_action(&self.buf.data[self._index(index)])
+        finally:
+            self.busy = False
 
     def actions(self):
-        self._list()
-        return tuple([to_action(&self.buf.data[i]) for i in range(self.buf.n)])
+        self._enter()
+        try:
+            self._list()
+            return tuple([to_action(&self.buf.data[i]) for i in range(self.buf.n)])
+        finally:
+            self.busy = False
 
     def play(self, index):
-        cdef Py_ssize_t i = self._index(index)
-        play(&self.s, &self.buf.data[i])
-        self.listed = False
-        self._codes = ()
-        self.decided = False
+        cdef Py_ssize_t i
+        self._enter()
+        try:
+            i = self._index(index)
+            play(&self.s, &self.buf.data[i])
+            self.listed = False
+            self._codes = ()
+            self.decided = False
+        finally:
+            self.busy = False
 
     cdef int _moving(self) except -1:
         """Ready the move buffer for a loop of turns, forgetting this turn's listings."""
@@ -420,20 +601,25 @@ cdef class Game:
         cdef uint64_t x = _seed(seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
-        self._moving()
-        while not self.s.winners and turns < most:
-            if gen(&self.s, &self.buf) < 0:
-                raise MemoryError()
-            play(&self.s, &self.buf.data[below(&x, self.buf.n)])
-            turns += 1
-            if turns & CHECK_EVERY == 0:
-                PyErr_CheckSignals()  # a game that never ends can be interrupted
-        return turns
+        self._enter()
+        try:
+            self._moving()
+            while not self.s.winners and turns < most:
+                if gen(&self.s, &self.buf) < 0:
+                    raise MemoryError()
+                play(&self.s, &self.buf.data[below(&x, self.buf.n)])
+                turns += 1
+                if turns & CHECK_EVERY == 0:
+                    PyErr_CheckSignals()  # a game that never ends can be interrupted
+            return turns
+        finally:
+            self.busy = False
 
     # -- The encoding (splendor.formats.encoding): _codes.pxi ----------------------
 
     @property
     def pending_codes(self):
+        self._made()
         return self._codes
 
     cdef int _decide(self) except -1:
@@ -453,10 +639,21 @@ cdef class Game:
         return 0
 
     def legal_codes(self):
-        self._decide()
-        return legal_tuple(self.dec.legal)
+        self._enter()
+        try:
+            self._decide()
+            return legal_tuple(self.dec.legal)
+        finally:
+            self.busy = False
 
     def play_code(self, code):
+        self._enter()
+        try:
+            return self._play_code(code)
+        finally:
+            self.busy = False
+
+    cdef bint _play_code(self, code) except -1:
         cdef Py_ssize_t position = len(self._codes)
         cdef Py_ssize_t chosen
         if type(code) is not int:
@@ -465,7 +662,7 @@ cdef class Game:
                     f"codes[{position}] is not an int code: {code!r}", position=position
                 )
             try:
-                code = operator.index(code)
+                code = _as_int(code)
             except TypeError as error:  # an __index__ that returns no int
                 raise EncodingError(
                     f"codes[{position}] is not an int code: {error}", position=position
@@ -507,20 +704,29 @@ cdef class Game:
     # -- The built-in bots (splendor.players.bots): _greedy.pxi --------------------
 
     def greedy_choice(self, rng):
-        if not isinstance(rng, random.Random):
-            raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
         cdef KState before
         cdef Py_ssize_t index
-        self._list()
-        if self.buf.n == 0:
-            raise IllegalActionError("the game is over")
-        before = self.s
-        index = greedy_pick(&self.s, self.buf.data, self.buf.n, rng)
-        self._unchanged(&before)
-        return index
+        self._enter()
+        try:
+            if not isinstance(rng, random.Random):
+                raise InvalidArgumentError(
+                    f"a bot needs a random.Random, got {type(rng).__name__}"
+                )
+            self._list()
+            if self.buf.n == 0:
+                raise IllegalActionError("the game is over")
+            before = self.s
+            self.drawer = PyThread_get_thread_ident()
+            index = greedy_pick(&self.s, self.buf.data, self.buf.n, rng)
+            self._unchanged(&before)
+            return index
+        finally:
+            self.drawer = 0
+            self.busy = False
 
     cdef int _unchanged(self, const KState* before) except -1:
-        """Refuse a bot's draw during which its generator played on this game."""
+        """Refuse a bot's draw during which its generator played on this game
+        (which _enter refuses first: a second guard)."""
         if memcmp(before, &self.s, sizeof(KState)) != 0 or not self.listed:
             raise InvalidArgumentError(
                 "the game changed while a bot's generator was drawing: a generator "
@@ -529,21 +735,33 @@ cdef class Game:
         return 0
 
     def _play_bots(self, greedy, rngs, max_turns):
-        cdef int seat, n = self.s.n_players
+        cdef int seat, n
         cdef bint kinds[4]
         cdef int64_t most = _most_turns(max_turns)
+        self._enter()
+        try:
+            n = self.s.n_players
+            greedy = tuple(greedy)
+            rngs = tuple(rngs)
+            if len(greedy) != n or len(rngs) != n:
+                raise InvalidArgumentError(f"give a bot and a generator for each of the {n} seats")
+            for seat in range(n):
+                if not isinstance(rngs[seat], random.Random):
+                    raise InvalidArgumentError(
+                        f"a bot needs a random.Random, got {type(rngs[seat]).__name__}"
+                    )
+                kinds[seat] = bool(greedy[seat])
+            self.drawer = PyThread_get_thread_ident()
+            return self._bots(kinds, rngs, most)
+        finally:
+            self.drawer = 0
+            self.busy = False
+
+    cdef tuple _bots(self, const bint* kinds, tuple rngs, int64_t most):
+        """The loop of _play_bots (the game is busy, its bots drawing)."""
+        cdef int seat
         cdef int64_t turns = 0
         cdef Py_ssize_t index
-        greedy = tuple(greedy)
-        rngs = tuple(rngs)
-        if len(greedy) != n or len(rngs) != n:
-            raise InvalidArgumentError(f"give a bot and a generator for each of the {n} seats")
-        for seat in range(n):
-            if not isinstance(rngs[seat], random.Random):
-                raise InvalidArgumentError(
-                    f"a bot needs a random.Random, got {type(rngs[seat]).__name__}"
-                )
-            kinds[seat] = bool(greedy[seat])
         cdef KState before
         draws = [rng.randrange for rng in rngs]
         played = []
@@ -570,6 +788,13 @@ cdef class Game:
     # -- The RL rows (splendor.fast.observations): _observations.pxi ---------------
 
     def observation_into(self, out, seat):
+        self._enter()
+        try:
+            self._observation_into(out, seat)
+        finally:
+            self.busy = False
+
+    cdef int _observation_into(self, out, seat) except -1:
         cdef float[::1] row
         cdef int failed, n = self.s.n_players
         try:
@@ -595,19 +820,26 @@ cdef class Game:
             failed = write_observation(&self.s, seat, NULL, 0, &row[0], row.shape[0], slots, shown)
         if failed:
             observation_error(failed)
+        return 0
 
     def mask_into(self, out):
         cdef int8_t[::1] row
+        self._enter()
         try:
-            row = _given(out)
-        except _BUFFER_ERRORS as error:
-            raise _not_a_row("int8", error) from None
-        if row.shape[0] != A_COUNT:
-            raise InvalidArgumentError(f"out must have {A_COUNT} entries, got {row.shape[0]}")
-        self._decide()
-        write_mask(self.dec.legal, &row[0])
+            try:
+                row = _given(out)
+            except _BUFFER_ERRORS as error:
+                raise _not_a_row("int8", error) from None
+            if row.shape[0] != A_COUNT:
+                raise InvalidArgumentError(f"out must have {A_COUNT} entries, got {row.shape[0]}")
+            self._decide()
+            write_mask(self.dec.legal, &row[0])
+        finally:
+            self.busy = False
 
     def __repr__(self):
+        if self.s.n_players == 0:
+            return "Game(never made)"
         return (
             f"Game(players={self.s.n_players}, turn={self.s.turn}, "
             f"current_player={self.s.current}, points={list(self.points)}, "
@@ -619,32 +851,42 @@ def _code_actions(Game game, int code):
     """The actions of the move code ``code`` in ``game``, as the first
     decision lists them (for the tests: the actions of legal_actions whose
     first code is ``code``, in their order)."""
-    game._ready()
-    game.listed = False
-    if gen_code(&game.s, code, &game.buf) < 0:
-        raise MemoryError()
-    return tuple([to_action(&game.buf.data[i]) for i in range(game.buf.n)])
+    game._enter()
+    try:
+        game._ready()
+        game.listed = False
+        if gen_code(&game.s, code, &game.buf) < 0:
+            raise MemoryError()
+        return tuple([to_action(&game.buf.data[i]) for i in range(game.buf.n)])
+    finally:
+        game.busy = False
 
 
 def _restore(cls, state):
     return cls.from_state(state)
 
 
+cdef object _as_int(value):
+    """``operator.index(value)`` as a plain int (see splendor.fast.reference._as_int)."""
+    return int.__index__(operator.index(value))
+
+
 cdef uint64_t _seed(seed) except? 0:
     if type(seed) is not int:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
-    return <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        seed = int.__index__(seed)
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
 
 
 cdef int64_t _most_turns(max_turns) except? -1:
     if max_turns is None:
         return MOST_TURNS
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or _as_int(max_turns) < 0:
         raise InvalidArgumentError(
             f"max_turns must be a non-negative int or None, got {max_turns!r}"
         )
-    return min(max_turns, MOST_TURNS)
+    return min(_as_int(max_turns), MOST_TURNS)
 
 
 def random_playouts(start, games, *, seed, max_turns=None):
@@ -655,16 +897,17 @@ def random_playouts(start, games, *, seed, max_turns=None):
     cdef Game game
     if isinstance(start, Game):
         game = start
+        game._made()
         memcpy(&origin, &game.s, sizeof(KState))
     elif isinstance(start, GameState):
-        check_state(start)
-        load(&origin, start)
+        checked = _plain_rules(_reference._plain_state(start))
+        check_state(checked)
+        load(&origin, checked)
     else:
         raise InvalidArgumentError(
             f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise InvalidArgumentError(f"games must be a non-negative int, got {games!r}")
+    games = _reference._games(games)
     cdef uint64_t x = _seed(seed)
     cdef int64_t most = _most_turns(max_turns)
     cdef int64_t count = games

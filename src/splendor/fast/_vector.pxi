@@ -117,8 +117,10 @@ cdef class VectorCore:
     cdef MoveBuf scratch  # where the moves of a turn are generated
     cdef uint8_t* started  # per game: its last decision started a turn
     cdef object rules
+    cdef bint busy  # a method runs (see _enter)
 
     def __cinit__(self):
+        self.busy = False
         self.states = NULL
         self.decs = NULL
         self.rngs = NULL
@@ -176,6 +178,15 @@ cdef class VectorCore:
             self.n_ready += 1
             self.rngs[i] = splitmix64(&x)
 
+    cdef inline int _enter(self) except -1:
+        """Start a method: refuse a call made while another runs (step
+        releases the GIL, and two steps at once would write the same games).
+        The method clears ``busy`` when it returns."""
+        if self.busy:
+            raise ConcurrentUseError(_reference._VECTOR_BUSY)
+        self.busy = True
+        return 0
+
     cdef int _check(self, obs, masks, seats) except -1:
         if (
             obs.shape[0] != self.n_envs or obs.shape[1] != self.size
@@ -217,23 +228,31 @@ cdef class VectorCore:
     def reset(self, float[:, ::1] obs not None, int8_t[:, ::1] masks not None,
               int64_t[::1] seats not None):
         """Deal every game anew and write its first decision."""
-        cdef int i, failed = 0
-        self._check(obs, masks, seats)
-        with nogil:
-            for i in range(self.n_envs):
-                deal(&self.states[i], &self.start, self.shown, &self.rngs[i])
-                failed = self._observe(i, True, &obs[i, 0], &masks[i, 0], &seats[i])
-                if failed:
-                    break
-        if failed:
-            self._failed(failed, i)
-        self.dealt = True
+        cdef int i = 0, failed = 0
+        self._enter()
+        try:
+            self._check(obs, masks, seats)
+            with nogil:
+                for i in range(self.n_envs):
+                    deal(&self.states[i], &self.start, self.shown, &self.rngs[i])
+                    failed = self._observe(i, True, &obs[i, 0], &masks[i, 0], &seats[i])
+                    if failed:
+                        break
+            if failed:
+                self._failed(failed, i)
+            self.dealt = True
+        finally:
+            self.busy = False
 
-    def first_illegal(self, int64_t[::1] codes not None):
+    def first_illegal(self, const int64_t[::1] codes not None):
         """The index of the first game whose code is not legal, or -1."""
-        if codes.shape[0] != self.n_envs:
-            raise InvalidArgumentError("the codes do not have the shape of the batch")
-        return self._first_illegal(&codes[0])
+        self._enter()
+        try:
+            if codes.shape[0] != self.n_envs:
+                raise InvalidArgumentError("the codes do not have the shape of the batch")
+            return self._first_illegal(&codes[0])
+        finally:
+            self.busy = False
 
     cdef Py_ssize_t _first_illegal(self, const int64_t* codes) noexcept nogil:
         cdef Py_ssize_t i
@@ -242,13 +261,24 @@ cdef class VectorCore:
                 return i
         return -1
 
-    def step(self, int64_t[::1] codes not None, float[:, ::1] obs not None,
+    def step(self, const int64_t[::1] codes not None, float[:, ::1] obs not None,
              int8_t[:, ::1] masks not None, float[:, ::1] rewards not None,
              uint8_t[::1] dones not None, uint8_t[::1] truncated not None,
              int64_t[::1] seats not None):
         """Play one code in every game and write every entry of the arrays;
-        -1. When a code is not legal, nothing is played: the index of its game."""
-        cdef int i, seat, n = self.start.n_players, failed = 0
+        -1. When a code is not legal, nothing is played: the index of its game.
+        The codes may be read-only."""
+        self._enter()
+        try:
+            return self._step(codes, obs, masks, rewards, dones, truncated, seats)
+        finally:
+            self.busy = False
+
+    cdef Py_ssize_t _step(self, const int64_t[::1] codes, float[:, ::1] obs,
+                          int8_t[:, ::1] masks, float[:, ::1] rewards,
+                          uint8_t[::1] dones, uint8_t[::1] truncated,
+                          int64_t[::1] seats) except -2:
+        cdef int i = 0, seat, n = self.start.n_players, failed = 0
         cdef Py_ssize_t bad
         cdef Py_ssize_t chosen
         cdef KState* s
@@ -318,23 +348,34 @@ cdef class VectorCore:
         """The codes legal now in game ``index``."""
         if not 0 <= index < self.n_envs:
             raise InvalidArgumentError(f"env index {index} is out of range")
-        return legal_tuple(self.decs[index].legal)
+        self._enter()
+        try:
+            return legal_tuple(self.decs[index].legal)
+        finally:
+            self.busy = False
 
     def game(self, int index, cls):
         """A copy of game ``index`` as a ``cls`` (a Game of the kernel or of
         splendor.fast.reference), pending codes kept."""
-        cdef Game game
-        cdef Decider* d
         if not 0 <= index < self.n_envs:
             raise InvalidArgumentError(f"env index {index} is out of range")
-        d = &self.decs[index]
+        self._enter()
+        try:
+            return self._game(index, cls)
+        finally:
+            self.busy = False
+
+    cdef object _game(self, int index, cls):
+        cdef Game game
+        cdef Decider* d = &self.decs[index]
         if not issubclass(cls, Game):
             # Another implementation of the interface (the pure one): by its state.
+            prefix = tuple([d.prefix[k] for k in range(d.n_prefix)])
             other = cls.from_state(dump(&self.states[index], self.rules))
-            for k in range(d.n_prefix):
-                other.play_code(d.prefix[k])
+            for code in prefix:
+                other.play_code(code)
             return other
-        game = cls.__new__(cls)
+        game = Game.__new__(cls)
         memcpy(&game.s, &self.states[index], sizeof(KState))
         game._rules = self.rules
         game._codes = tuple([d.prefix[k] for k in range(d.n_prefix)])

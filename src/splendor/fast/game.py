@@ -72,7 +72,9 @@ class Game(_Base):
 
     - ``Game.from_state(state)``: the game at a :class:`~splendor.GameState`;
       a state that fails :func:`splendor.check_state` is refused with its
-      :class:`~splendor.InvalidStateError`.
+      :class:`~splendor.InvalidStateError`. The state is read once (an
+      instance of a subclass is copied into a plain GameState, which is
+      checked and played).
     - ``Game.new(players, *, seed, rules=None)``: the game
       :func:`splendor.new_game` deals for the same arguments.
     - ``state()``: the current :class:`~splendor.GameState`.
@@ -116,6 +118,16 @@ class Game(_Base):
     The compiled kernel plays with at most 255 tokens of each colour; a state
     with more raises :class:`~splendor.InvalidArgumentError`.
 
+    A game is used by one thread at a time. While a method that lists or
+    plays runs, a call of another from another thread, a signal handler or
+    a callback (any Python code the method calls) raises
+    :class:`~splendor.errors.ConcurrentUseError` and changes nothing (from a
+    bot's generator drawing for this game:
+    :class:`~splendor.InvalidArgumentError`); ``state()``, ``copy()`` and the
+    properties are always allowed. An object that ``Game.__new__`` alone
+    made is no game: every method raises
+    :class:`~splendor.InvalidArgumentError`.
+
     >>> game = Game.new(3, seed=5)
     >>> clone = game.copy()
     >>> clone.play_random(seed=1) > 0, clone.is_over, game.turn
@@ -139,7 +151,7 @@ def random_playouts(
     Args:
         start: a :class:`~splendor.GameState` (checked with
             :func:`splendor.check_state`) or a :class:`Game` (left as it is).
-        games: the number of games to play.
+        games: the number of games to play, 0 to 2**62.
         seed: the seed of the generator (any int, taken mod 2**64).
         max_turns: stop a game after this many turns (it then counts as
             unfinished); ``None`` plays every game to its end. Under house

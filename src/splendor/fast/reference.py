@@ -15,10 +15,12 @@ be imported directly, to compare the two.
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, Self, SupportsIndex, TypeVar
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, Self, SupportsIndex, TypeVar
 
 import attrs
 
@@ -30,7 +32,12 @@ from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.validation import check_state
-from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.errors import (
+    ConcurrentUseError,
+    IllegalActionError,
+    InvalidArgumentError,
+    SplendorError,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,8 +46,62 @@ if TYPE_CHECKING:
 __all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "random_playouts"]
 
 _T = TypeVar("_T")
+_R = TypeVar("_R")
+_P = ParamSpec("_P")
 _MASK: Final = (1 << 64) - 1
+# The most turns a loop plays, and the most games random_playouts plays in
+# one call: the kernel counts both in 64 bits.
 _MOST_TURNS: Final = 1 << 62
+_MOST_GAMES: Final = 1 << 62
+
+# The errors of a Game used wrongly, the same in both implementations.
+_BUSY: Final = (
+    "this Game is running one of its methods already (it was called again from another "
+    "thread, a signal handler or a callback): use a Game from one thread at a time, "
+    "and give each thread its own copy()"
+)
+_VECTOR_BUSY: Final = (
+    "this VectorEnv is running one of its methods already (it was called again from "
+    "another thread, a signal handler or a callback): use a VectorEnv from one thread "
+    "at a time"
+)
+_DRAWING: Final = (
+    "a bot's generator must not play on the game it draws for "
+    "(the game's methods are refused while the bot draws)"
+)
+_UNMADE: Final = (
+    "this Game was never made (Game.__new__ alone makes none): make a Game with "
+    "Game.from_state(state) or Game.new(players, seed=...)"
+)
+
+
+def _as_int(value: SupportsIndex) -> int:
+    """``operator.index(value)`` as a plain ``int``.
+
+    An ``int`` subclass (or what an ``__index__`` returns) may compare as it
+    likes; its plain value is what is checked and used.
+    """
+    return int.__index__(operator.index(value))
+
+
+def _plain_state(state: object) -> GameState:
+    """``state`` as a plain :class:`~splendor.GameState`, each field read once.
+
+    A subclass of GameState may compute its fields (a property can answer
+    differently at every read): a game is made from a plain copy of what
+    they answer once, so the state checked is the state played.
+
+    Raises:
+        InvalidArgumentError: when ``state`` is not a GameState.
+    """
+    if type(state) is GameState:
+        return state
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"expected a GameState, got {type(state).__name__}")
+    return GameState(**{field.name: getattr(state, field.name) for field in _STATE_FIELDS})
+
+
+_STATE_FIELDS: Final = attrs.fields(GameState)
 
 
 class SplitMix64:
@@ -84,17 +145,26 @@ class SplitMix64:
 def _seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
-    return seed & _MASK
+    return int.__index__(seed) & _MASK
 
 
 def _most_turns(max_turns: object) -> int:
     if max_turns is None:
         return _MOST_TURNS
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or _as_int(max_turns) < 0:
         raise InvalidArgumentError(
             f"max_turns must be a non-negative int or None, got {max_turns!r}"
         )
-    return min(max_turns, _MOST_TURNS)
+    return min(_as_int(max_turns), _MOST_TURNS)
+
+
+def _games(games: object) -> int:
+    """The number of games asked of random_playouts: an int from 0 to 2**62."""
+    if isinstance(games, bool) or not isinstance(games, int) or _as_int(games) < 0:
+        raise InvalidArgumentError(f"games must be a non-negative int, got {games!r}")
+    if _as_int(games) > _MOST_GAMES:
+        raise InvalidArgumentError(f"games must be at most 2**62, got {games!r}")
+    return _as_int(games)
 
 
 def _shuffle(items: list[_T], rng: SplitMix64) -> None:
@@ -171,6 +241,22 @@ class Playouts:
         return tuple(won / self.games for won in self.wins)
 
 
+def _exclusive(method: Callable[Concatenate[Game, _P], _R]) -> Callable[Concatenate[Game, _P], _R]:
+    """``method``, refused while another method of the same game runs (see :data:`_BUSY`)."""
+
+    @functools.wraps(method)
+    def run(self: Game, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        lock = self._lock
+        if not lock.acquire(blocking=False):
+            raise self._refusal()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            lock.release()
+
+    return run
+
+
 class Game:
     """A game in progress that moves in place, on the attrs engine.
 
@@ -178,18 +264,34 @@ class Game:
     :func:`~splendor.legal_actions` and :func:`~splendor.apply`. Its methods
     come in the groups and order of that class: the game, the rules, the
     encoding, the bots, the RL rows.
+
+    A game is used by one thread at a time, as the compiled one is: a method
+    called while another method of the same game runs (from another thread,
+    a signal handler or a callback) raises
+    :class:`~splendor.errors.ConcurrentUseError` and changes nothing.
     """
 
-    __slots__ = ("_actions", "_codes", "_state")
+    __slots__ = ("_actions", "_codes", "_drawer", "_lock", "_state")
 
     _state: GameState
     _actions: tuple[Action, ...] | None
     _codes: tuple[int, ...]
+    _lock: threading.Lock  # held while a method that lists or plays runs
+    _drawer: int  # the thread whose bot is drawing on this game, else 0
 
     def __init__(self) -> None:
         raise InvalidArgumentError(
             "make a Game with Game.from_state(state) or Game.new(players, seed=...)"
         )
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            # Only an attribute that is not set comes here: a slot of a game
+            # that Game.__new__ alone made, which no method can use.
+            if name in Game.__slots__:
+                raise InvalidArgumentError(_UNMADE)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def _of(cls, state: GameState) -> Self:
@@ -197,18 +299,30 @@ class Game:
         game._state = state
         game._actions = None
         game._codes = ()
+        game._lock = threading.Lock()
+        game._drawer = 0
         return game
+
+    def _refusal(self) -> SplendorError:
+        """The error of a call made while another method of this game runs."""
+        if self._drawer == threading.get_ident():
+            return InvalidArgumentError(_DRAWING)
+        return ConcurrentUseError(_BUSY)
 
     @classmethod
     def from_state(cls, state: GameState) -> Self:
         """The game at ``state``.
 
+        A subclass of :class:`~splendor.GameState` is read once, into a plain
+        GameState, and that is checked and played.
+
         Raises:
             InvalidStateError: when ``state`` fails :func:`splendor.check_state`.
             InvalidArgumentError: when ``state`` is not a :class:`~splendor.GameState`.
         """
-        check_state(state)
-        return cls._of(state)
+        plain = _plain_state(state)
+        check_state(plain)
+        return cls._of(plain)
 
     @classmethod
     def new(cls, players: int, *, seed: int | None, rules: Rules | None = None) -> Self:
@@ -279,7 +393,7 @@ class Game:
                 f"an action index must be an int, got {type(index).__name__}"
             )
         try:
-            i = operator.index(index)
+            i = _as_int(index)
         except TypeError as error:  # an __index__ that returns no int
             raise InvalidArgumentError(f"an action index must be an int: {error}") from error
         n = len(self._listing())
@@ -291,10 +405,12 @@ class Game:
             )
         return i + n if i < 0 else i
 
+    @_exclusive
     def moves(self) -> int:
         """The number of legal actions (0 once the game is over)."""
         return len(self._listing())
 
+    @_exclusive
     def action(self, index: int) -> Action:
         """The action at ``index`` in ``legal_actions(self.state())``.
 
@@ -304,10 +420,12 @@ class Game:
         """
         return self._listing()[self._index(index)]
 
+    @_exclusive
     def actions(self) -> tuple[Action, ...]:
         """Every legal action, as :func:`splendor.legal_actions` lists them."""
         return self._listing()
 
+    @_exclusive
     def play(self, index: int) -> None:
         """Play the action at ``index`` in place (see :meth:`action`).
 
@@ -320,6 +438,7 @@ class Game:
         self._actions = None
         self._codes = ()
 
+    @_exclusive
     def play_random(self, seed: int, max_turns: int | None = None) -> int:
         """Play uniformly random actions to the end (or ``max_turns`` turns) in place.
 
@@ -346,6 +465,7 @@ class Game:
         """The decision codes taken so far this turn (see :meth:`play_code`)."""
         return self._codes
 
+    @_exclusive
     def legal_codes(self) -> tuple[int, ...]:
         """The legal codes of the next decision of this turn, sorted.
 
@@ -357,10 +477,14 @@ class Game:
             EncodingError: when the encoding cannot tell the player's
                 reserved cards apart (more than it has codes for).
         """
+        return self._legal_codes()
+
+    def _legal_codes(self) -> tuple[int, ...]:
         from splendor.formats import encoding
 
         return encoding.legal_codes(self._state, self._codes)
 
+    @_exclusive
     def play_code(self, code: int) -> bool:
         """Take one decision of this turn, by its code; play the turn once it is whole.
 
@@ -376,7 +500,7 @@ class Game:
         codes = (*self._codes, code)
         if not encoding.is_complete(self._state, codes):
             # Checked by is_complete: ints, or integers such as numpy's.
-            self._codes = tuple(operator.index(c) for c in codes)
+            self._codes = tuple(_as_int(c) for c in codes)
             return False
         self._state = apply(self._state, encoding.decode(self._state, codes))
         self._actions = None
@@ -385,6 +509,7 @@ class Game:
 
     # -- The bots: splendor.players.bots -----------------------------------------------
 
+    @_exclusive
     def greedy_choice(self, rng: random.Random) -> int:
         """The index of the action :class:`~splendor.GreedyBot` plays here.
 
@@ -412,8 +537,13 @@ class Game:
         actions = self._listing()
         if not actions:
             raise IllegalActionError("the game is over")
-        return _choose(self._state, actions, True, rng)
+        self._drawer = threading.get_ident()
+        try:
+            return _choose(self._state, actions, True, rng)
+        finally:
+            self._drawer = 0
 
+    @_exclusive
     def _play_bots(
         self, greedy: Sequence[bool], rngs: Sequence[random.Random], max_turns: int
     ) -> tuple[int, ...]:
@@ -432,12 +562,16 @@ class Game:
                 raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")
         most = _most_turns(max_turns)
         played: list[int] = []
-        while not state.winners and len(played) < most:
-            actions = legal_actions(state)
-            seat = state.current_player
-            index = _choose(state, actions, bool(greedy[seat]), rngs[seat])
-            state = apply(state, actions[index])
-            played.append(index)
+        self._drawer = threading.get_ident()
+        try:
+            while not state.winners and len(played) < most:
+                actions = legal_actions(state)
+                seat = state.current_player
+                index = _choose(state, actions, bool(greedy[seat]), rngs[seat])
+                state = apply(state, actions[index])
+                played.append(index)
+        finally:
+            self._drawer = 0
         self._state = state
         self._actions = None
         self._codes = ()
@@ -445,6 +579,7 @@ class Game:
 
     # -- The RL rows: splendor.fast.observations ---------------------------------------
 
+    @_exclusive
     def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None:
         """Write the observation of ``seat`` to ``out``, a ``float32`` vector.
 
@@ -469,6 +604,7 @@ class Game:
         row = observe_state(state, seat, self._codes if to_move else ())
         _writable(out, "float32", row.shape[0])[:] = row
 
+    @_exclusive
     def mask_into(self, out: npt.NDArray[np.int8]) -> None:
         """Write the action mask of :meth:`legal_codes` (1 for each) to ``out``.
 
@@ -479,12 +615,15 @@ class Game:
         from splendor.formats.encoding import ACTION_COUNT
 
         row = _writable(out, "int8", ACTION_COUNT)
-        legal = self.legal_codes()
+        legal = self._legal_codes()
         row[:] = 0
         row[list(legal)] = 1
 
     def __repr__(self) -> str:
-        state = self._state
+        try:
+            state = self._state
+        except InvalidArgumentError:
+            return "Game(never made)"
         return (
             f"Game(players={len(state.players)}, turn={state.turn}, "
             f"current_player={state.current_player}, points={list(self.points)}, "
@@ -532,14 +671,13 @@ def random_playouts(
     if isinstance(start, Game):
         origin = start.state()
     elif isinstance(start, GameState):
-        check_state(start)
-        origin = start
+        origin = _plain_state(start)
+        check_state(origin)
     else:
         raise InvalidArgumentError(
             f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise InvalidArgumentError(f"games must be a non-negative int, got {games!r}")
+    games = _games(games)
     rng = SplitMix64(seed)
     most = _most_turns(max_turns)
     wins = [0] * len(origin.players)

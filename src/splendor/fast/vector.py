@@ -14,7 +14,8 @@ neither Gymnasium nor PettingZoo. Use it as ``splendor.fast.VectorEnv``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import threading
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from splendor._optional import require
 
@@ -24,7 +25,11 @@ import numpy as np  # noqa: E402  (after the check)
 import numpy.typing as npt  # noqa: E402
 
 from splendor.core.rules import Rules  # noqa: E402
-from splendor.errors import IllegalActionError, InvalidArgumentError  # noqa: E402
+from splendor.errors import (  # noqa: E402
+    ConcurrentUseError,
+    IllegalActionError,
+    InvalidArgumentError,
+)
 from splendor.fast import reference as fast_pure  # noqa: E402
 from splendor.fast.game import COMPILED, Game  # noqa: E402
 from splendor.fast.observations import observation_layout, observe_state  # noqa: E402
@@ -34,7 +39,11 @@ from splendor.formats.encoding import ACTION_COUNT, RESERVED_SLOTS  # noqa: E402
 if TYPE_CHECKING:
     from splendor.fast._kernel import VectorCore
 
-__all__ = ["VectorEnv"]
+__all__ = ["MAX_ENVS", "VectorEnv"]
+
+#: The most games one :class:`VectorEnv` holds: 2**24 (16,777,216), each
+#: taking about 3 KB of memory with its arrays.
+MAX_ENVS: Final = 1 << 24
 
 _F32 = npt.NDArray[np.float32]
 _I8 = npt.NDArray[np.int8]
@@ -168,8 +177,12 @@ class VectorEnv:
     the same arrays, with or without the compiled kernel, whatever the other
     games do.
 
+    A VectorEnv is used by one thread at a time: a call made while another
+    of its methods runs (from another thread, a signal handler or a
+    callback) raises :class:`~splendor.errors.ConcurrentUseError`.
+
     Args:
-        num_envs: the number of games, at least 1.
+        num_envs: the number of games, 1 to :data:`MAX_ENVS` (2**24).
         players: the number of seats of every game, 2 to 4.
         seed: the seed of the deals (an int).
         rules: the rules of every game; the published rules by default.
@@ -201,7 +214,7 @@ class VectorEnv:
     (7, [-1.0, 1.0], 0)
     """
 
-    __slots__ = ("_core", "_num_envs", "_players", "_ready", "_size", "truncated")
+    __slots__ = ("_core", "_lock", "_num_envs", "_players", "_ready", "_size", "truncated")
 
     # Which implementation steps the games (tests compare the two).
     _use_kernel: ClassVar[bool] = COMPILED
@@ -217,6 +230,9 @@ class VectorEnv:
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
+        if num_envs > MAX_ENVS:
+            raise InvalidArgumentError(f"num_envs must be at most 2**24, got {num_envs!r}")
+        num_envs = int.__index__(num_envs)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
         if max_turns is not None and (
@@ -238,6 +254,7 @@ class VectorEnv:
         self._num_envs = num_envs
         self._players = players
         self._ready = False
+        self._lock = threading.Lock()
         shown = fields["nobles"].shape[0]
         args = (num_envs, players, seed, rules, max_turns, slots, shown, self._size)
         if self._use_kernel:
@@ -269,11 +286,16 @@ class VectorEnv:
         self._check_ready()
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidArgumentError(f"an env index is an int, got {index!r}")
+        index = int.__index__(index)
         if not -self._num_envs <= index < self._num_envs:
             raise InvalidArgumentError(
                 f"env index {index} is out of range for {self._num_envs} envs"
             )
-        return self._core.game(index % self._num_envs, Game)
+        self._enter()
+        try:
+            return self._core.game(index % self._num_envs, Game)
+        finally:
+            self._lock.release()
 
     def reset(self) -> tuple[_F32, _I8, _I64]:
         """Deal every game anew (the next deal of each game's seeded sequence).
@@ -285,17 +307,22 @@ class VectorEnv:
         obs = np.empty((self._num_envs, self._size), dtype=np.float32)
         masks = np.empty((self._num_envs, ACTION_COUNT), dtype=np.int8)
         seats = np.empty(self._num_envs, dtype=np.int64)
-        self._core.reset(obs, masks, seats)
-        self._ready = True
-        self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
+        self._enter()
+        try:
+            self._core.reset(obs, masks, seats)
+            self._ready = True
+            self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
+        finally:
+            self._lock.release()
         return obs, masks, seats
 
     def step(self, codes: npt.ArrayLike) -> tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], _I64]:
         """Play one decision code in every game.
 
         Args:
-            codes: one code per game, integers of shape ``(num_envs,)``;
-                ``codes[i]`` must be legal in game ``i`` (its mask entry 1).
+            codes: one code per game, integers of shape ``(num_envs,)``
+                (a read-only array will do); ``codes[i]`` must be legal in
+                game ``i`` (its mask entry 1).
 
         Returns:
             ``(observations, action_masks, rewards, dones, current_players)``
@@ -326,17 +353,26 @@ class VectorEnv:
         truncated = np.empty(num_envs, dtype=np.bool_)
         seats = np.empty(num_envs, dtype=np.int64)
         core = self._core
-        bad = core.step(
-            wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats
-        )
-        if bad >= 0:
-            raise IllegalActionError(
-                f"env {bad}: code {int(array[bad])} is not legal here "
-                f"(legal codes: {list(core.legal_codes(bad))})"
+        self._enter()
+        try:
+            bad = core.step(
+                wide, obs, masks, rewards, dones.view(np.uint8), truncated.view(np.uint8), seats
             )
-        self.truncated = truncated
+            if bad >= 0:
+                raise IllegalActionError(
+                    f"env {bad}: code {int(array[bad])} is not legal here "
+                    f"(legal codes: {list(core.legal_codes(bad))})"
+                )
+            self.truncated = truncated
+        finally:
+            self._lock.release()
         return obs, masks, rewards, dones, seats
 
     def _check_ready(self) -> None:
         if not self._ready:
             raise InvalidArgumentError("call reset() before using the environment")
+
+    def _enter(self) -> None:
+        """Take the environment for one method (the caller releases the lock)."""
+        if not self._lock.acquire(blocking=False):
+            raise ConcurrentUseError(fast_pure._VECTOR_BUSY)
