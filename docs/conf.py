@@ -95,6 +95,8 @@ nitpick_ignore_regex = [(r"py:(class|obj)", r"splendor(\.\w+)*\._\w+")]
 # have no entries here either.
 nitpick_ignore_regex += [
     (r"py:(class|obj)", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\.\w+)*"),
+    # The server's frameworks and the standard modules it builds on.
+    (r"py:(class|obj|exc)", r"(uvicorn|psycopg|logging|sqlite3)(\.\w+)*"),
     (r"py:(class|obj)", r"(NDArray|ndarray|float32|float64|int8|int64|dtype|Env|AECEnv)"),
 ]
 
