@@ -17,9 +17,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-import numpy as np
-import numpy.typing as npt
-
+from splendor._optional import require
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Tokens
 from splendor.core.rules import Rules
@@ -40,6 +38,11 @@ from splendor.fast.layout import (
     observation_shape,
 )
 from splendor.formats.encoding import ACTION_COUNT
+
+require("numpy", "rl", "splendor.fast.observations")
+
+import numpy as np  # noqa: E402  (after the check that names the extra)
+import numpy.typing as npt  # noqa: E402
 
 __all__ = [
     "CARD_FEATURES",
