@@ -138,3 +138,17 @@ def test_every_old_path_names_a_module_that_exists() -> None:
     for new in MOVED.values():
         path = SRC.parent.joinpath(*new.split("."))
         assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), new
+
+
+def test_the_warning_of_an_old_path_points_at_the_line_that_imports_it(tmp_path: Path) -> None:
+    # Attributed to the importing line, Python's default filter shows it to
+    # the author of a script, with no option needed.
+    script = tmp_path / "old_paths.py"
+    script.write_text("from splendor.state import GameState\nimport splendor.bots\n")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert f"{script}:1: DeprecationWarning: splendor.state moved to splendor.core.state" in (
+        done.stderr
+    )
+    assert f"{script}:2: DeprecationWarning: splendor.bots moved to" in done.stderr

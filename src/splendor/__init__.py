@@ -200,7 +200,7 @@ class _MovedModules:
     def create_module(spec: ModuleSpec) -> ModuleType:
         new = _MOVED[spec.name]
         warnings.warn(
-            f"{spec.name} moved to {new}: import it from there", DeprecationWarning, stacklevel=4
+            f"{spec.name} moved to {new}: import it from there", DeprecationWarning, stacklevel=2
         )
         return importlib.import_module(new)
 
