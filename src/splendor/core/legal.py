@@ -10,7 +10,7 @@ token caps and by the cards' costs, never by the length of a run or by the
 :class:`~splendor.Rules`). Some tables are made whole at import; the others
 are filled as positions are met, and each either has a key space small enough
 to fill (its size is stated with it) or keeps two generations of a stated
-bound (see ``_remember``). ``MEMO_TABLES`` lists those filled as they
+bound (see ``_recall``). ``MEMO_TABLES`` lists those filled as they
 go, with their limits; ``tests/rules/test_engine_contracts.py`` counts the key
 spaces and checks the bounds. Every value in a table is immutable, so an
 action object may be listed again for another position.
@@ -19,6 +19,7 @@ action object may be listed again for another position.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any, Final, Protocol, TypeVar
 
 from splendor.core import _count_tuples as cnt
@@ -116,15 +117,15 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
             key = cnt.capped(t, 3 - room)
             found = _TAKES_NEAR_LIMIT.get((key, some, room))
             if found is None:
-                found = _TAKES_NEAR_LIMIT_BEFORE.get((key, some, room))
-                if found is None:
-                    found = _takes(key, some, room)
-                _remember(
+                found = _recall(
                     _TAKES_NEAR_LIMIT,
                     _TAKES_NEAR_LIMIT_BEFORE,
                     TAKES_NEAR_LIMIT_BOUND,
                     (key, some, room),
-                    found,
+                    _takes,
+                    key,
+                    some,
+                    room,
                 )
             actions = list(found)
             if sw > 3 or sb > 3 or sg > 3 or sr > 3 or sk > 3:
@@ -208,7 +209,13 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                     gold if gold < price else price,
                 )
                 found_payments = _PAYMENTS.get(pay_key)
-                payments = _payments(pay_key) if found_payments is None else found_payments
+                payments = (
+                    _recall(
+                        _PAYMENTS, _PAYMENTS_BEFORE, PAYMENTS_BOUND, pay_key, _payments, pay_key
+                    )
+                    if found_payments is None
+                    else found_payments
+                )
             else:
                 payments = ((pw, pb, pg, pr, pk, 0),)
             gained = after_buy[GEM_INDEX[card.bonus]]
@@ -220,10 +227,15 @@ def legal_actions(state: GameState | ListsActions) -> tuple[Action, ...]:
                 for pay in payments:
                     buy = _BUYS.get((card, pay))
                     if buy is None:
-                        buy = _BUYS_BEFORE.get((card, pay))
-                        if buy is None:
-                            buy = make.buy(card, Tokens._of(pay), None)
-                        _remember(_BUYS, _BUYS_BEFORE, BUYS_BOUND, (card, pay), buy)
+                        buy = _recall(
+                            _BUYS,
+                            _BUYS_BEFORE,
+                            BUYS_BOUND,
+                            (card, pay),
+                            _buy_without_noble,
+                            card,
+                            pay,
+                        )
                     actions.append(buy)
 
     if not actions:
@@ -276,23 +288,37 @@ _K = TypeVar("_K")
 _V = TypeVar("_V")
 
 
-def _remember(table: dict[_K, _V], before: dict[_K, _V], bound: int, key: _K, value: _V) -> None:
-    """Store ``value`` under ``key`` in a bounded table of two generations.
+def _recall(
+    table: dict[_K, _V],
+    before: dict[_K, _V],
+    bound: int,
+    key: _K,
+    build: Callable[..., _V],
+    *args: Any,
+) -> _V:
+    """The value under ``key`` of a bounded table of two generations, after a miss in ``table``.
 
-    ``table`` is the one looked up first, ``before`` its entries from before
-    it was last full, looked up after a miss in ``table`` (the caller reads
-    it, then stores what it found or made here). When ``table`` holds
-    ``bound`` entries they become ``before`` and ``table`` starts empty: the
-    two hold at most ``2 * bound`` entries, and an entry met since the last
-    turnover stays at least until the one after. The
-    lookups cost nothing more than a plain table's (an LRU order would cost
-    at each hit).
+    ``table`` is the one the caller looked up first (inline, so that a hit
+    costs one dict lookup); ``before`` holds its entries from before it was
+    last full, and ``build(*args)`` makes the value when neither has it. The
+    value is stored in ``table``. When ``table`` holds ``bound`` entries they
+    become ``before`` and ``table`` starts empty: the two hold at most
+    ``2 * bound`` entries, and an entry met since the last turnover stays at
+    least until the one after (an LRU order would cost at each hit).
     """
+    value = before.get(key)
+    if value is None:
+        value = build(*args)
     if len(table) >= bound:
         before.clear()
         before.update(table)
         table.clear()
     table[key] = value
+    return value
+
+
+def _buy_without_noble(card: Card, pay: cnt.Counts) -> Buy:
+    return make.buy(card, Tokens._of(pay), None)
 
 
 # Reserves that give one token back (at the token limit, the gold taken goes
@@ -308,7 +334,7 @@ _BLIND_RESERVES: Final[dict[tuple[int, cnt.Counts], ReserveFromDeck]] = {
 # Buys without a noble, by the card and the payment: the key space is every
 # payment of every card under any bonuses (each colour at most its cost, gold
 # for any part of the rest), 25,540 keys, more than play needs at once: two
-# generations of at most BUYS_BOUND entries each (see _remember).
+# generations of at most BUYS_BOUND entries each (see _recall).
 BUYS_BOUND: Final = 16_384
 _BUYS: dict[tuple[Card, cnt.Counts], Buy] = {}
 _BUYS_BEFORE: dict[tuple[Card, cnt.Counts], Buy] = {}
@@ -430,7 +456,7 @@ _ROOMY_DOUBLES: Final = tuple(_take_returning(cnt.unit(c, 2), cnt.ZERO) for c in
 # colours in the supply and the room (0 to 2): (4**6 + 3**6 + 2**6) * 32 =
 # 156,448 keys, tens of thousands of them met in play (each entry a tuple
 # of up to 30 takes): two generations of at most TAKES_NEAR_LIMIT_BOUND
-# entries each (see _remember).
+# entries each (see _recall).
 TAKES_NEAR_LIMIT_BOUND: Final = 32_768
 _TAKES_NEAR_LIMIT: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
 _TAKES_NEAR_LIMIT_BEFORE: dict[tuple[cnt.Counts, int, int], tuple[Take, ...]] = {}
@@ -463,7 +489,7 @@ def _doubles(held: cnt.Counts, colour: int, back: int) -> tuple[Take, ...]:
 # may go to it (the gold held, capped at the price): bounded by the cards'
 # costs whatever the rules, 111,775 keys under every bonus and holding, a few
 # thousand met in play: two generations of at most PAYMENTS_BOUND entries
-# each (see _remember).
+# each (see _recall).
 PAYMENTS_BOUND: Final = 8_192
 _PaymentKey = tuple[int, int, int, int, int, int, int]
 _PAYMENTS: dict[_PaymentKey, tuple[cnt.Counts, ...]] = {}
@@ -477,19 +503,13 @@ def _payments(key: _PaymentKey) -> tuple[cnt.Counts, ...]:
     price, then the price's total and the gold that may pay for it. The
     default (most coloured tokens, least gold) comes first.
     """
-    result = _PAYMENTS_BEFORE.get(key)
-    if result is not None:
-        _remember(_PAYMENTS, _PAYMENTS_BEFORE, PAYMENTS_BOUND, key, result)
-        return result
     *most, price, gold = key
     found: list[cnt.Counts] = []
     for paid in itertools.product(*(range(m, -1, -1) for m in most)):
         spent = price - sum(paid)
         if spent <= gold:
             found.append(cnt.as_counts((*paid, spent)))
-    result = tuple(found)
-    _remember(_PAYMENTS, _PAYMENTS_BEFORE, PAYMENTS_BOUND, key, result)
-    return result
+    return tuple(found)
 
 
 #: The tables :func:`legal_actions` fills as it meets positions, by name:
