@@ -5,7 +5,8 @@ so ``except splendor.SplendorError`` catches them all, those defined beside
 the code that raises them (in the command line, the server, the parallel
 runs) included. Most also derive from :class:`ValueError`, the built-in error
 for a value that is wrong for the operation; :class:`MissingExtraError`
-derives from :class:`ImportError` instead, :class:`ConcurrentUseError` from
+derives from :class:`ImportError` instead, :class:`ConcurrentUseError` and
+the :class:`EngineError` family (a bot in another process that misbehaves) from
 :class:`RuntimeError`, and the errors of the command line's files and bots
 from neither.
 """
@@ -17,11 +18,17 @@ from collections.abc import Sequence
 __all__ = [
     "ConcurrentUseError",
     "EncodingError",
+    "EngineCrashedError",
+    "EngineError",
+    "EngineMoveError",
+    "EngineProtocolError",
+    "EngineTimeoutError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
     "MissingExtraError",
     "NotationError",
+    "ProtocolError",
     "SerializationError",
     "SplendorError",
     "UnknownColourError",
@@ -150,6 +157,68 @@ class ConcurrentUseError(SplendorError, RuntimeError):
     and the game is left as it was. Give each thread its own game
     (``copy()`` is cheap).
     """
+
+
+class ProtocolError(SplendorError, ValueError):
+    """A line of the bot protocol that is not a valid message.
+
+    Raised by the readers of :mod:`splendor.remote` for a line that is not
+    JSON, is longer than the protocol allows, has an unknown ``type``, or has
+    a field of the wrong kind; an engine served by :func:`splendor.remote.serve`
+    answers it with an ``error`` message carrying :attr:`code`.
+
+    Attributes:
+        code: the protocol's name for the fault, one of ``"malformed"``,
+            ``"too-long"``, ``"unknown-type"``, ``"bad-field"``,
+            ``"bad-position"``, ``"unsupported-version"``, ``"out-of-order"``.
+    """
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class EngineError(SplendorError, RuntimeError):
+    """A bot playing in another process over the bot protocol failed.
+
+    The host side of :mod:`splendor.remote` raises a subclass, and the
+    referee records it as a forfeit with :attr:`reason`. The engine's process
+    has been ended by the time the error is raised, unless the subclass says
+    otherwise.
+
+    Attributes:
+        reason: a short name of the fault, as the game record stores it:
+            ``"timeout"``, ``"protocol"``, ``"illegal-move"`` or ``"crash"``.
+    """
+
+    reason = "crash"
+
+
+class EngineTimeoutError(EngineError, TimeoutError):
+    """An engine did not answer within its time limit (at start-up or on a move)."""
+
+    reason = "timeout"
+
+
+class EngineProtocolError(EngineError):
+    """An engine printed a line that is not the protocol: not JSON, too long,
+    an unknown message, or a message out of order."""
+
+    reason = "protocol"
+
+
+class EngineMoveError(EngineError):
+    """An engine's best move is not one of the legal actions it was given:
+    an index out of range, notation that names no listed action, or notation
+    that names more than one."""
+
+    reason = "illegal-move"
+
+
+class EngineCrashedError(EngineError):
+    """An engine's process ended, or closed its output, while the host waited for it."""
+
+    reason = "crash"
 
 
 class MissingExtraError(SplendorError, ImportError):
