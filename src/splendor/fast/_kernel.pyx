@@ -77,12 +77,6 @@ def _fits(bint holds, what):
         raise ImportError(f"the compiled kernel does not fit the library: {what}; rebuild it")
 
 
-include "_rules.pxi"
-include "_codes.pxi"
-include "_observations.pxi"
-include "_greedy.pxi"
-
-
 # -- The seeded generator of random playouts (splendor.fast.reference.SplitMix64) -----
 
 
@@ -102,6 +96,12 @@ cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
     while r < threshold:
         r = splitmix64(x)
     return <Py_ssize_t>(r % n)
+
+
+include "_rules.pxi"
+include "_codes.pxi"
+include "_observations.pxi"
+include "_greedy.pxi"
 
 
 # -- Conversion from and to GameState -------------------------------------------------
@@ -601,13 +601,14 @@ cdef class Game:
         cdef uint64_t x = _seed(seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
+        cdef Move m
         self._enter()
         try:
             self._moving()
             while not self.s.winners and turns < most:
-                if gen(&self.s, &self.buf) < 0:
+                if choose(&self.s, &self.buf, &x, &m) < 0:
                     raise MemoryError()
-                play(&self.s, &self.buf.data[below(&x, self.buf.n)])
+                play(&self.s, &m)
                 turns += 1
                 if turns & CHECK_EVERY == 0:
                     PyErr_CheckSignals()  # a game that never ends can be interrupted
@@ -862,6 +863,31 @@ def _code_actions(Game game, int code):
         game.busy = False
 
 
+def _drawn_actions(Game game):
+    """The actions of ``game`` as the uniform draw of its playouts makes them,
+    index by index (for the tests: legal_actions, in its order)."""
+    cdef Turn u
+    cdef Groups g
+    cdef Move m
+    cdef Py_ssize_t j
+    game._enter()
+    try:
+        game._ready()
+        game.listed = False
+        if game.s.winners:
+            return ()
+        read_turn(&game.s, &u, True)
+        count_groups(&game.s, &u, &g)
+        found = []
+        for j in range(g.total):
+            if nth(&game.s, &u, &g, j, &game.buf, &m) < 0:
+                raise MemoryError()
+            found.append(to_action(&m))
+        return tuple(found)
+    finally:
+        game.busy = False
+
+
 def _restore(cls, state):
     return cls.from_state(state)
 
@@ -894,6 +920,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
     cdef KState origin
     cdef KState s
     cdef MoveBuf buf
+    cdef Move m
     cdef Game game
     if isinstance(start, Game):
         game = start
@@ -929,10 +956,10 @@ def random_playouts(start, games, *, seed, max_turns=None):
             while not s.winners and turns < most and not failed:
                 with nogil:
                     while not s.winners and turns < most:
-                        if gen(&s, &buf) < 0:
+                        if choose(&s, &buf, &x, &m) < 0:
                             failed = 1
                             break
-                        play(&s, &buf.data[below(&x, buf.n)])
+                        play(&s, &m)
                         turns += 1
                         if turns & CHECK_EVERY == 0:
                             break
