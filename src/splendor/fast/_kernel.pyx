@@ -381,6 +381,8 @@ cdef class Game:
     cdef KState s
     cdef MoveBuf buf
     cdef bint listed  # buf holds the moves of s
+    cdef Counted* counted  # the counts of the moves of s, when count_ok (allocated on first use)
+    cdef bint count_ok
     cdef object _rules
     cdef tuple _codes  # the decision codes taken so far this turn
     cdef Decider dec  # the decisions of this turn (allocated on first use)
@@ -398,6 +400,8 @@ cdef class Game:
         self.buf.cap = 0
         self.buf.n = 0
         self.listed = False
+        self.counted = NULL
+        self.count_ok = False
         self._rules = None
         self._codes = ()
         memset(&self.dec, 0, sizeof(Decider))
@@ -407,6 +411,7 @@ cdef class Game:
 
     def __dealloc__(self):
         free(self.buf.data)
+        free(self.counted)
         dec_free(&self.dec)
 
     def __init__(self):
@@ -519,7 +524,21 @@ cdef class Game:
             if self.buf.data == NULL:
                 raise MemoryError()
             self.buf.cap = 256
+        if self.counted == NULL:
+            self.counted = <Counted*>malloc(sizeof(Counted))
+            if self.counted == NULL:
+                raise MemoryError()
         return 0
+
+    cdef inline Py_ssize_t _count(self) except -1:
+        """The number of legal moves of s: the listing's, or counted without one."""
+        if self.listed:
+            return self.buf.n
+        if not self.count_ok:
+            self._ready()
+            count_moves(&self.s, self.counted)
+            self.count_ok = True
+        return self.counted.g.total
 
     cdef int _list(self) except -1:
         if not self.listed:
@@ -540,8 +559,7 @@ cdef class Game:
                 index = _as_int(index)
             except TypeError as error:  # an __index__ that returns no int
                 raise InvalidArgumentError(f"an action index must be an int: {error}") from error
-        self._list()
-        n = self.buf.n
+        n = self._count()
         if n == 0:
             raise IllegalActionError("the game is over")
         try:
@@ -557,15 +575,17 @@ cdef class Game:
     def moves(self):
         self._enter()
         try:
-            self._list()
-            return self.buf.n
+            return self._count()
         finally:
             self.busy = False
 
     def action(self, index):
+        cdef Py_ssize_t i
         self._enter()
         try:
-            return to_action(&self.buf.data[self._index(index)])
+            i = self._index(index)
+            self._list()
+            return to_action(&self.buf.data[i])
         finally:
             self.busy = False
 
@@ -579,11 +599,19 @@ cdef class Game:
 
     def play(self, index):
         cdef Py_ssize_t i
+        cdef Move m
         self._enter()
         try:
             i = self._index(index)
-            play(&self.s, &self.buf.data[i])
+            if self.listed:
+                play(&self.s, &self.buf.data[i])
+            else:
+                # Only the move played is made (buf may hold some of its kind).
+                if nth(&self.s, &self.counted.u, &self.counted.g, i, &self.buf, &m) < 0:
+                    raise MemoryError()
+                play(&self.s, &m)
             self.listed = False
+            self.count_ok = False
             self._codes = ()
             self.decided = False
         finally:
@@ -593,6 +621,7 @@ cdef class Game:
         """Ready the move buffer for a loop of turns, forgetting this turn's listings."""
         self._ready()
         self.listed = False
+        self.count_ok = False
         self._codes = ()
         self.decided = False
         return 0
@@ -698,6 +727,7 @@ cdef class Game:
             return False
         play(&self.s, dec_move(&self.dec, chosen))
         self.listed = False
+        self.count_ok = False
         self._codes = ()
         self.decided = False
         return True

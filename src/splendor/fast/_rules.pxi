@@ -934,6 +934,23 @@ cdef int nth(
     return 0
 
 
+ctypedef struct Counted:
+    # The moves of a state, counted (see count_moves).
+    Turn u
+    Groups g
+
+
+cdef void count_moves(const KState* s, Counted* c) noexcept nogil:
+    """Count the moves gen lists for ``s`` into ``c`` (0 once the game is over),
+    ready for :func:`nth`."""
+    if s.winners:
+        c.g.n = 0
+        c.g.total = 0
+        return
+    read_turn(s, &c.u, True)
+    count_groups(s, &c.u, &c.g)
+
+
 cdef int choose(KState* s, MoveBuf* b, uint64_t* x, Move* out) noexcept nogil:
     """Draw the move a uniform choice from gen's list for ``s`` (not over) with
     ``x`` draws (``below(x, n)`` for the list's n), into ``out``.
