@@ -88,6 +88,14 @@ def _noble_without_buying() -> GameState:
     return with_turn(state, 0, turn=30)
 
 
+def _holding(players: int, tokens: str) -> GameState:
+    """The player to move holds ``tokens`` and a card of each colour, in round 11."""
+    state = with_player(
+        deal(players, seed=1), tokens=toks(tokens), cards=bonus_cards(toks("R W B G K"))
+    )
+    return with_turn(state, 0, turn=10 * players)
+
+
 def test_every_state_of_random_games() -> None:
     seen: set[str] = set()
     for variant in sorted(VARIANTS):
@@ -95,6 +103,9 @@ def test_every_state_of_random_games() -> None:
             for state in _random_states(players, variant, turns=150):
                 seen |= _check(state)
     seen |= _check(_noble_without_buying())
+    # Gold enough to pay in many ways: 4 or 5 gold left over once every gem is paid.
+    for tokens in ("1R 1W 5Y", "2B 1G 4Y", "1K 5Y"):
+        seen |= _check(_holding(2, tokens))
     assert seen == {
         "take-keep",
         "take-return",
@@ -141,14 +152,6 @@ def _frequencies_match(state: GameState, draws: int) -> None:
         statistic += (chosen[successor] - expected) ** 2 / expected
     assert len(weights) > 20
     assert statistic < _chi_square_bound(len(weights) - 1), (statistic, len(weights))
-
-
-def _holding(players: int, tokens: str) -> GameState:
-    """The player to move holds ``tokens`` and a card of each colour, in round 11."""
-    state = with_player(
-        deal(players, seed=1), tokens=toks(tokens), cards=bonus_cards(toks("R W B G K"))
-    )
-    return with_turn(state, 0, turn=10 * players)
 
 
 def test_the_choice_frequencies_are_uniform_over_legal_actions() -> None:

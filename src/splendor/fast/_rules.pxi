@@ -243,6 +243,9 @@ ctypedef struct Turn:
     int bonus[5]
     int e[5]  # bonus + tokens, per colour
     uint64_t e_bytes  # e, a byte per colour, each capped at 127 (see shortfall)
+    uint64_t bonus_bytes  # bonus, likewise
+    uint64_t t_bytes  # the gem tokens, likewise
+    int t_key  # held_key of t
     int room  # the tokens the player may take before the limit
     int gold  # the player's gold
     int start  # where the player's reserved cards are in KState.cards
@@ -264,10 +267,17 @@ cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil
         held += u.t[c]
     u.gold = u.t[5]
     u.e_bytes = 0
+    u.bonus_bytes = 0
+    u.t_bytes = 0
+    u.t_key = 0
+    for c in range(6):
+        u.t_key |= (u.t[c] if u.t[c] < 3 else 3) << (2 * c)
     for c in range(5):
         u.bonus[c] = s.bonus[p][c]
         bsum += u.bonus[c]
         u.e[c] = u.bonus[c] + u.t[c]
+        u.bonus_bytes |= (<uint64_t>(u.bonus[c] if u.bonus[c] < 127 else 127)) << (8 * c)
+        u.t_bytes |= (<uint64_t>(u.t[c] if u.t[c] < 127 else 127)) << (8 * c)
         u.e_bytes |= (<uint64_t>(u.e[c] if u.e[c] < 127 else 127)) << (8 * c)
     u.room = <int>s.token_limit - held
     u.start = seg_start(s, 3 + 2 * p)
@@ -368,17 +378,21 @@ cdef int gen_reserve(
     return emit(b, &m, u.now, u.n_now)
 
 
-cdef inline int shortfall(uint64_t cost, uint64_t have) noexcept nogil:
-    """The sum over the colours of what ``have`` leaves short of ``cost`` (a
-    byte a colour, each below 128, the costs adding up to at most 127): the
-    five subtractions at once, in one 64-bit word, without a branch."""
+cdef inline uint64_t short_bytes(uint64_t cost, uint64_t have) noexcept nogil:
+    """What ``have`` leaves short of ``cost``, colour by colour (a byte a colour,
+    each below 128): the five subtractions at once, in one 64-bit word,
+    without a branch."""
     cdef uint64_t high = 0x8080808080ULL
     # A byte of d is 0x80 + cost - have, which has its high bit set when
     # cost >= have; masked by those bytes, d ^ high is the shortfall.
     cdef uint64_t d = (cost | high) - have
-    cdef uint64_t short = (d ^ high) & (((d & high) >> 7) * 0xFF)
+    return (d ^ high) & (((d & high) >> 7) * 0xFF)
+
+
+cdef inline int shortfall(uint64_t cost, uint64_t have) noexcept nogil:
+    """The sum of :func:`short_bytes` (the costs adding up to at most 127)."""
     # The bytes summed into byte 4 of the product (no carries: the sum is below 128).
-    return <int>((short * 0x0101010101ULL) >> 32 & 0xFF)
+    return <int>((short_bytes(cost, have) * 0x0101010101ULL) >> 32 & 0xFF)
 
 
 cdef inline bint can_buy(const Turn* u, int card) noexcept nogil:
@@ -671,34 +685,32 @@ cdef inline int combo_mask(const int* avail, int na, int size, int i) noexcept n
     return mask
 
 
+cdef inline int count_returning_takes(const Turn* u, const int* avail, int na, int size, int extra) noexcept nogil:
+    """The takes of ``size`` colours of ``avail`` that give ``extra`` tokens back."""
+    cdef int i, total = 0
+    for i in range(NCOMBO[na][size]):
+        total += SUB_COUNT[u.t_key & ~combo_mask(avail, na, size, i)][extra]
+    return total
+
+
 cdef int count_takes(const Turn* u, const int* avail, int na) noexcept nogil:
     """How many moves :func:`gen_takes` lists (before nobles), with ``want`` -1."""
     cdef int k = na if na < 3 else 3
     cdef int room = u.room if u.room < 3 else 3
     cdef int net = k if k < room else room
-    cdef int size, i, total = 0
-    cdef int key = held_key(u.t, 6)
+    cdef int size, total = 0
     size = k
-    while size >= net:
-        if size == net:
-            total += NCOMBO[na][size]
-        else:
-            for i in range(NCOMBO[na][size]):
-                total += SUB_COUNT[key & ~combo_mask(avail, na, size, i)][size - net]
+    while size > net:
+        total += count_returning_takes(u, avail, na, size, size - net)
         size -= 1
-    return total
+    return total + NCOMBO[na][net]
 
 
 cdef inline int double_returns(const Turn* u, int c) noexcept nogil:
     """How many moves :func:`gen_double` lists for colour ``c`` (before nobles)."""
-    cdef int i
     cdef int n = 2 - (u.room if u.room < 2 else 2)
-    cdef int h[6]
     if n:
-        for i in range(6):
-            h[i] = u.t[i]
-        h[c] = 0
-        return count_sub(h, n)
+        return SUB_COUNT[u.t_key & ~(3 << (2 * c))][n]
     return 1
 
 
@@ -714,27 +726,12 @@ cdef inline int count_reserve_returns(const Turn* u) noexcept nogil:
     return 0
 
 
-cdef inline int count_payments(const Turn* u, int card) noexcept nogil:
-    """How many payments :func:`gen_buy` lists for ``card`` (before nobles)."""
+cdef int count_payments_dp(const Turn* u, int card) noexcept nogil:
+    """How many payments :func:`gen_buy` lists for ``card``, counted by the gems paid."""
     cdef int c, v, i, k, whole = 0, top = 0, total = 0
-    cdef int most, price, key = 0
+    cdef int most, price
     cdef int ways[MAXPAY]
     cdef int nxt[MAXPAY]
-    if not u.gold:
-        return 1
-    # The gems it pays (p_c from 0 to most_c) leave at most u.gold to pay in
-    # gold: counted from below, the gems it does not pay (most_c - p_c) add
-    # up to at most the slack, the gold left over when it pays every gem.
-    for c in range(5):
-        price = C_COST[card][c] - u.bonus[c] if C_COST[card][c] > u.bonus[c] else 0
-        most = price if price < u.t[c] else u.t[c]
-        whole += price - most
-        key |= (3 if most > 3 else most) << (2 * c)
-    i = u.gold - whole  # the slack
-    if i < 0:
-        return 0
-    if i <= 3:
-        return SUB_UPTO[key][i]
     whole = 0
     ways[0] = 1
     for c in range(5):
@@ -760,6 +757,28 @@ cdef inline int count_payments(const Turn* u, int card) noexcept nogil:
     return total
 
 
+cdef inline int count_payments(const Turn* u, int card, int slack) noexcept nogil:
+    """How many payments :func:`gen_buy` lists for ``card`` (before nobles), which
+    leaves ``slack`` gold unspent when it pays every gem it can (0 or more)."""
+    cdef int key
+    cdef uint64_t prices, mosts
+    if not u.gold:
+        return 1
+    if slack > 3:
+        return count_payments_dp(u, card)
+    # The gems it pays (p_c from 0 to most_c, the price or the tokens held)
+    # leave at most u.gold to pay in gold: counted from below, the gems it
+    # does not pay (most_c - p_c) add up to at most the slack.
+    prices = short_bytes(C_COST_BYTES[card], u.bonus_bytes)
+    mosts = prices - short_bytes(prices, u.t_bytes)
+    mosts -= short_bytes(mosts, 0x0303030303ULL)  # capped at 3
+    key = <int>(
+        (mosts & 0xFF) | (mosts >> 6 & 0x0C) | (mosts >> 12 & 0x30) | (mosts >> 18 & 0xC0)
+        | (mosts >> 24 & 0x300)
+    )
+    return SUB_UPTO[key][slack]
+
+
 cdef inline void add_group(Groups* g, int count, int kind, int arg, int card) noexcept nogil:
     if count > 0:
         g.count[g.n] = count
@@ -772,7 +791,7 @@ cdef inline void add_group(Groups* g, int count, int kind, int arg, int card) no
 
 cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil:
     """Count the moves gen lists for ``s`` (not over), group by group, in its order."""
-    cdef int c, i, tier, slot, card, na, per
+    cdef int c, i, tier, slot, card, na, per, slack
     cdef int avail[5]
     cdef int now = u.n_now if u.n_now else 1
     g.n = 0
@@ -798,10 +817,13 @@ cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil
                 i += 1
         add_group(g, g.per * i, G_RESERVE, 0, 0)
     for i in range(12 + u.nres):
-        card = reserved_card(s, u, i)
-        if card and can_buy(u, card):
+        card = s.board[i] if i < 12 else s.cards[u.start + i - 12] & 0x7F
+        if not card:
+            continue
+        slack = u.gold - shortfall(C_COST_BYTES[card], u.e_bytes)
+        if slack >= 0:  # it can pay
             per = u.n_after[C_BONUS[card]]
-            add_group(g, count_payments(u, card) * (per if per else 1), G_BUY, i, card)
+            add_group(g, count_payments(u, card, slack) * (per if per else 1), G_BUY, i, card)
     if g.total == 0:
         add_group(g, now, G_PASS, 0, 0)
 
@@ -812,7 +834,7 @@ cdef void take_nth(const Turn* u, const int* avail, int na, Py_ssize_t j, Move* 
     cdef int room = u.room if u.room < 3 else 3
     cdef int net = k if k < room else room
     cdef int now = u.n_now if u.n_now else 1
-    cdef int key = held_key(u.t, 6)
+    cdef int key = u.t_key
     cdef int size, i, x, n, count, f, mask
     cdef int rest[6]
     cdef int subs[56 * 6]
