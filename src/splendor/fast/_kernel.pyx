@@ -393,21 +393,13 @@ cdef class Game:
     cdef unsigned long drawer
 
     def __cinit__(self):
-        # The move buffer is allocated on first use, so a copy costs no malloc.
-        # Until a game is loaded, s.n_players is 0: no method plays it.
-        memset(&self.s, 0, sizeof(KState))
-        self.buf.data = NULL
-        self.buf.cap = 0
-        self.buf.n = 0
-        self.listed = False
-        self.counted = NULL
-        self.count_ok = False
+        # The object's memory comes zeroed (tp_alloc is PyType_GenericAlloc,
+        # for Game and any subclass): s has 0 players until a game is loaded,
+        # so no method plays it, the buffers are NULL (allocated on first use,
+        # so a copy costs no malloc), the flags false and the decisions
+        # empty. Zeroing the C fields again would double the cost of a copy.
         self._rules = None
         self._codes = ()
-        memset(&self.dec, 0, sizeof(Decider))
-        self.decided = False
-        self.busy = False
-        self.drawer = 0
 
     def __dealloc__(self):
         free(self.buf.data)
