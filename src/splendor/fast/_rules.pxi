@@ -24,6 +24,7 @@ cdef uint8_t C_COST_TOTAL[MAXCARDS + 1]
 cdef uint64_t C_COST_BYTES[MAXCARDS + 1]
 cdef uint8_t N_POINTS[MAXNOBLES + 1]
 cdef uint8_t N_REQ[MAXNOBLES + 1][5]
+cdef uint64_t N_REQ_BYTES[MAXNOBLES + 1]  # N_REQ, a byte per colour (see shortfall)
 cdef int MIN_NOBLE_TOTAL = 0
 
 # Combinations of up to 3 of up to 5 available colours, in the order of
@@ -56,12 +57,15 @@ def _init_rules():
         C_COST_BYTES[card.id] = sum([counts[c] << (8 * c) for c in range(5)])
     _fits(all(sum(card.cost.counts[:5]) <= 127 for card in CARDS),
           "it holds cards that cost at most 127 gems")
+    _fits(all(sum(noble.requirement.counts[:5]) <= 127 for noble in NOBLES),
+          "it holds nobles that require at most 127 cards")
     least = 99
     for noble in NOBLES:
         N_POINTS[noble.id] = noble.points
         counts = noble.requirement.counts
         for c in range(5):
             N_REQ[noble.id][c] = counts[c]
+        N_REQ_BYTES[noble.id] = sum([counts[c] << (8 * c) for c in range(5)])
         least = min(least, sum(counts[:5]))
     MIN_NOBLE_TOTAL = least
     for na in range(6):
@@ -236,6 +240,28 @@ cdef int gen_takes(
     return 0
 
 
+cdef inline uint64_t short_bytes(uint64_t cost, uint64_t have) noexcept nogil:
+    """What ``have`` leaves short of ``cost``, colour by colour (a byte a colour,
+    each below 128): the five subtractions at once, in one 64-bit word,
+    without a branch."""
+    cdef uint64_t high = 0x8080808080ULL
+    # A byte of d is 0x80 + cost - have, which has its high bit set when
+    # cost >= have; masked by those bytes, d ^ high is the shortfall.
+    cdef uint64_t d = (cost | high) - have
+    return (d ^ high) & (((d & high) >> 7) * 0xFF)
+
+
+cdef inline int hsum_bytes(uint64_t x) noexcept nogil:
+    """The sum of the low 5 bytes of ``x`` (a sum below 256)."""
+    # The bytes summed into byte 4 of the product (no carries: the sum is below 256).
+    return <int>((x * 0x0101010101ULL) >> 32 & 0xFF)
+
+
+cdef inline int shortfall(uint64_t cost, uint64_t have) noexcept nogil:
+    """The sum of :func:`short_bytes` (the costs adding up to at most 127)."""
+    return hsum_bytes(short_bytes(cost, have))
+
+
 ctypedef struct Turn:
     # What the moves of the player to move depend on, read from the state once.
     int t[6]  # the player's tokens
@@ -260,7 +286,8 @@ ctypedef struct Turn:
 cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil:
     """Fill ``u`` for the player to move in ``s`` (the nobles only if asked)."""
     cdef int p = s.current
-    cdef int c, i, held = 0, bsum = 0, missing, colour, need, noble
+    cdef int c, i, held = 0, bsum = 0, missing, colour, noble
+    cdef uint64_t short
     for c in range(6):
         u.t[c] = s.tokens[p][c]
         u.bank[c] = s.bank[c]
@@ -290,13 +317,8 @@ cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil
             if s.nobles[i] >> 4:
                 continue
             noble = s.nobles[i] & 15
-            missing = 0
-            colour = 0
-            for c in range(5):
-                need = N_REQ[noble][c]
-                if need > u.bonus[c]:
-                    missing += need - u.bonus[c]
-                    colour = c
+            short = short_bytes(N_REQ_BYTES[noble], u.bonus_bytes)
+            missing = hsum_bytes(short)
             if missing == 0:
                 u.now[u.n_now] = noble
                 u.n_now += 1
@@ -304,6 +326,9 @@ cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil
                     u.after[c][u.n_after[c]] = noble
                     u.n_after[c] += 1
             elif missing == 1:
+                colour = 0  # the colour short of one: the byte that is not 0
+                while not (short >> (8 * colour)) & 0xFF:
+                    colour += 1
                 u.after[colour][u.n_after[colour]] = noble
                 u.n_after[colour] += 1
 
@@ -376,23 +401,6 @@ cdef int gen_reserve(
     if nsub:
         return emit_returns(b, &m, subs, nsub, u.now, u.n_now)
     return emit(b, &m, u.now, u.n_now)
-
-
-cdef inline uint64_t short_bytes(uint64_t cost, uint64_t have) noexcept nogil:
-    """What ``have`` leaves short of ``cost``, colour by colour (a byte a colour,
-    each below 128): the five subtractions at once, in one 64-bit word,
-    without a branch."""
-    cdef uint64_t high = 0x8080808080ULL
-    # A byte of d is 0x80 + cost - have, which has its high bit set when
-    # cost >= have; masked by those bytes, d ^ high is the shortfall.
-    cdef uint64_t d = (cost | high) - have
-    return (d ^ high) & (((d & high) >> 7) * 0xFF)
-
-
-cdef inline int shortfall(uint64_t cost, uint64_t have) noexcept nogil:
-    """The sum of :func:`short_bytes` (the costs adding up to at most 127)."""
-    # The bytes summed into byte 4 of the product (no carries: the sum is below 128).
-    return <int>((short_bytes(cost, have) * 0x0101010101ULL) >> 32 & 0xFF)
 
 
 cdef inline bint can_buy(const Turn* u, int card) noexcept nogil:
@@ -789,6 +797,15 @@ cdef inline void add_group(Groups* g, int count, int kind, int arg, int card) no
         g.total += count
 
 
+cdef inline void add_buys(Groups* g, const Turn* u, int card, int src) noexcept nogil:
+    """Add the group of the buys of ``card`` from ``src``, if the player can pay for it."""
+    cdef int per
+    cdef int slack = u.gold - shortfall(C_COST_BYTES[card], u.e_bytes)
+    if slack >= 0:  # it can pay
+        per = u.n_after[C_BONUS[card]]
+        add_group(g, count_payments(u, card, slack) * (per if per else 1), G_BUY, src, card)
+
+
 cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil:
     """Count the moves gen lists for ``s`` (not over), group by group, in its order."""
     cdef int c, i, tier, slot, card, na, per, slack
@@ -816,14 +833,12 @@ cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil
                 g.reserves[i] = 12 + tier
                 i += 1
         add_group(g, g.per * i, G_RESERVE, 0, 0)
-    for i in range(12 + u.nres):
-        card = s.board[i] if i < 12 else s.cards[u.start + i - 12] & 0x7F
-        if not card:
-            continue
-        slack = u.gold - shortfall(C_COST_BYTES[card], u.e_bytes)
-        if slack >= 0:  # it can pay
-            per = u.n_after[C_BONUS[card]]
-            add_group(g, count_payments(u, card, slack) * (per if per else 1), G_BUY, i, card)
+    for i in range(12):
+        card = s.board[i]
+        if card:
+            add_buys(g, u, card, i)
+    for i in range(u.nres):
+        add_buys(g, u, s.cards[u.start + i] & 0x7F, 12 + i)
     if g.total == 0:
         add_group(g, now, G_PASS, 0, 0)
 
