@@ -246,9 +246,11 @@ cdef inline uint64_t short_bytes(uint64_t cost, uint64_t have) noexcept nogil:
     without a branch."""
     cdef uint64_t high = 0x8080808080ULL
     # A byte of d is 0x80 + cost - have, which has its high bit set when
-    # cost >= have; masked by those bytes, d ^ high is the shortfall.
+    # cost >= have, and then its low 7 bits are the shortfall: keep - (keep
+    # >> 7) is 0x7F in those bytes, 0 in the others.
     cdef uint64_t d = (cost | high) - have
-    return (d ^ high) & (((d & high) >> 7) * 0xFF)
+    cdef uint64_t keep = d & high
+    return d & (keep - (keep >> 7))
 
 
 cdef inline int hsum_bytes(uint64_t x) noexcept nogil:
@@ -293,19 +295,28 @@ cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil
         u.bank[c] = s.bank[c]
         held += u.t[c]
     u.gold = u.t[5]
-    u.e_bytes = 0
-    u.bonus_bytes = 0
-    u.t_bytes = 0
     u.t_key = 0
     for c in range(6):
         u.t_key |= (u.t[c] if u.t[c] < 3 else 3) << (2 * c)
+    u.bonus_bytes = 0
+    u.t_bytes = 0
     for c in range(5):
         u.bonus[c] = s.bonus[p][c]
         bsum += u.bonus[c]
         u.e[c] = u.bonus[c] + u.t[c]
-        u.bonus_bytes |= (<uint64_t>(u.bonus[c] if u.bonus[c] < 127 else 127)) << (8 * c)
-        u.t_bytes |= (<uint64_t>(u.t[c] if u.t[c] < 127 else 127)) << (8 * c)
-        u.e_bytes |= (<uint64_t>(u.e[c] if u.e[c] < 127 else 127)) << (8 * c)
+        u.bonus_bytes |= (<uint64_t>s.bonus[p][c]) << (8 * c)
+        u.t_bytes |= (<uint64_t>s.tokens[p][c]) << (8 * c)
+    if (u.bonus_bytes | u.t_bytes) & 0xC0C0C0C0C0ULL:
+        # A count of 64 or more (house rules): each byte capped at 127.
+        u.e_bytes = 0
+        u.bonus_bytes = 0
+        u.t_bytes = 0
+        for c in range(5):
+            u.bonus_bytes |= (<uint64_t>(u.bonus[c] if u.bonus[c] < 127 else 127)) << (8 * c)
+            u.t_bytes |= (<uint64_t>(u.t[c] if u.t[c] < 127 else 127)) << (8 * c)
+            u.e_bytes |= (<uint64_t>(u.e[c] if u.e[c] < 127 else 127)) << (8 * c)
+    else:
+        u.e_bytes = u.bonus_bytes + u.t_bytes  # each byte below 128: no carry
     u.room = <int>s.token_limit - held
     u.start = seg_start(s, 3 + 2 * p)
     u.nres = s.seg[3 + 2 * p]
@@ -685,31 +696,49 @@ cdef inline int count_sub(const int* held, int size) noexcept nogil:
     return SUB_COUNT[held_key(held, 6)][size]
 
 
-cdef inline int combo_mask(const int* avail, int na, int size, int i) noexcept nogil:
-    """The bits of held_key of the colours of combination ``i`` of ``size`` of ``avail``."""
-    cdef int j, mask = 0
-    for j in range(size):
-        mask |= 3 << (2 * avail[COMBO[na][size][i][j]])
-    return mask
+# COMBO_KEYS[colours][size][i]: the bits of held_key of the colours of
+# COMBO[na][size][i], for the na colours of the bit set ``colours`` (in order).
+cdef uint16_t COMBO_KEYS[32][4][10]
 
 
-cdef inline int count_returning_takes(const Turn* u, const int* avail, int na, int size, int extra) noexcept nogil:
-    """The takes of ``size`` colours of ``avail`` that give ``extra`` tokens back."""
+def _init_combo_keys():
+    cdef int colours, size, i
+    for colours in range(32):
+        avail = [c for c in range(5) if colours >> c & 1]
+        for size in range(min(len(avail), 3) + 1):
+            for i, combo in enumerate(itertools.combinations(avail, size)):
+                COMBO_KEYS[colours][size][i] = sum([3 << (2 * c) for c in combo])
+
+
+_init_combo_keys()
+
+
+cdef inline int colour_set(const int* avail, int na) noexcept nogil:
+    """The bit set of the colours ``avail``."""
+    cdef int j, colours = 0
+    for j in range(na):
+        colours |= 1 << avail[j]
+    return colours
+
+
+cdef inline int count_returning_takes(const Turn* u, int colours, int na, int size, int extra) noexcept nogil:
+    """The takes of ``size`` colours of the set ``colours`` that give ``extra`` tokens back."""
     cdef int i, total = 0
     for i in range(NCOMBO[na][size]):
-        total += SUB_COUNT[u.t_key & ~combo_mask(avail, na, size, i)][extra]
+        total += SUB_COUNT[u.t_key & ~COMBO_KEYS[colours][size][i]][extra]
     return total
 
 
 cdef int count_takes(const Turn* u, const int* avail, int na) noexcept nogil:
     """How many moves :func:`gen_takes` lists (before nobles), with ``want`` -1."""
+    cdef int colours = colour_set(avail, na)
     cdef int k = na if na < 3 else 3
     cdef int room = u.room if u.room < 3 else 3
     cdef int net = k if k < room else room
     cdef int size, total = 0
     size = k
     while size > net:
-        total += count_returning_takes(u, avail, na, size, size - net)
+        total += count_returning_takes(u, colours, na, size, size - net)
         size -= 1
     return total + NCOMBO[na][net]
 
@@ -850,6 +879,7 @@ cdef void take_nth(const Turn* u, const int* avail, int na, Py_ssize_t j, Move* 
     cdef int net = k if k < room else room
     cdef int now = u.n_now if u.n_now else 1
     cdef int key = u.t_key
+    cdef int colours = colour_set(avail, na)
     cdef int size, i, x, n, count, f, mask
     cdef int rest[6]
     cdef int subs[56 * 6]
@@ -857,7 +887,7 @@ cdef void take_nth(const Turn* u, const int* avail, int na, Py_ssize_t j, Move* 
     size = k
     while size >= net:
         for i in range(NCOMBO[na][size]):
-            mask = combo_mask(avail, na, size, i)
+            mask = COMBO_KEYS[colours][size][i]
             count = (1 if size == net else SUB_COUNT[key & ~mask][size - net]) * now
             if j >= count:
                 j -= count
