@@ -50,7 +50,7 @@ class GameResult:
     Attributes:
         index: the game's number in the tournament.
         seed: the seed of its deal and of the bots' generators.
-        entrants: the entrant (its index in :attr:`TournamentResult.names`)
+        entrants: the entrant (its index in :attr:`splendor.arena.tournament.TournamentResult.names`)
             at each seat.
         winners: the winning seats; ``()`` when the game stopped unfinished
             at the bound on turns.
