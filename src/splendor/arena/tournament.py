@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Final
 
 import attrs
 
@@ -47,7 +46,13 @@ from splendor.arena.runs import kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec, play_game
+from splendor.players.bots import (
+    DEFAULT_MAX_TURNS,
+    ENGINE_PREFIX,
+    Bot,
+    parse_bot_spec,
+    play_game,
+)
 from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
@@ -257,9 +262,6 @@ def _tick_step(span: float) -> float:
     return float(10 * power)
 
 
-# The start of a bot spec naming an engine process of the bot protocol.
-_ENGINE_PREFIX: Final = "engine:"
-
 # One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns,
 # time control).
 _Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int, TimeControl | None]
@@ -362,7 +364,7 @@ def _play_here(
             bots: list[Bot] = []
             made: list[Bot] = []
             for spec, entrant in zip(specs, entrants, strict=True):
-                if spec.startswith(_ENGINE_PREFIX):
+                if spec.startswith(ENGINE_PREFIX):
                     if entrant not in engines:
                         engines[entrant] = make_bot(spec)
                     bots.append(engines[entrant])
@@ -498,7 +500,7 @@ def round_robin(
                 )
             )
     results: list[GameResult | None] = [None] * len(tasks)
-    here = workers == 1 and ray is None and any(s.startswith(_ENGINE_PREFIX) for s in specs)
+    here = workers == 1 and ray is None and any(s.startswith(ENGINE_PREFIX) for s in specs)
     runs = (
         _play_here(tasks, progress)
         if here
