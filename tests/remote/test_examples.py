@@ -177,12 +177,12 @@ def test_a_move_comes_within_its_time(engine: WireEngine) -> None:
     state_view, actions = _opening()
     engine.send({"type": "position", "id": 1, "view": state_view, "actions": actions})
     started = time.monotonic()
-    engine.send({"type": "go", "id": 1, "time": 0.2})
+    engine.send({"type": "go", "id": 1, "time": 1.0})
     answer = engine.read()
     while answer["type"] == "info":
         answer = engine.read()
     assert answer["type"] == "bestmove"
-    assert time.monotonic() - started < 0.2
+    assert time.monotonic() - started < 1.0
 
 
 def test_quit_ends_the_process(argv: list[str]) -> None:
