@@ -55,7 +55,7 @@ import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import IO, Literal
+from typing import IO, Final, Literal
 
 import attrs
 
@@ -72,6 +72,8 @@ from splendor.errors import (
     InvalidArgumentError,
     NotationError,
 )
+from splendor.remote.host import STDERR_TAIL
+from splendor.remote.messages import MAX_LINE
 
 __all__ = [
     "UsiEngine",
@@ -83,8 +85,9 @@ __all__ = [
     "view_to_spn",
 ]
 
-MAX_USI_LINE = 1_048_576
-"""The longest line read from a USI engine, in bytes (its newline included)."""
+MAX_USI_LINE: Final = MAX_LINE
+"""The longest line read from a USI engine, in bytes (its newline included):
+the bot protocol's :data:`~splendor.remote.MAX_LINE`."""
 
 # The USI letter of each colour: blue is U and gold is D in that notation.
 _LETTER = {
@@ -555,7 +558,7 @@ class _Process:
         while chunk := os.read(stream.fileno(), 65536):
             self.stderr.append(chunk)
             self.stderr_size += len(chunk)
-            while self.stderr_size > 65536 and len(self.stderr) > 1:
+            while self.stderr_size > STDERR_TAIL and len(self.stderr) > 1:
                 self.stderr_size -= len(self.stderr.popleft())
 
     def send(self, line: str) -> None:
@@ -604,12 +607,10 @@ class _Process:
 
 
 def _kill(popen: subprocess.Popen[bytes]) -> None:
-    """End the process group of ``popen`` and reap it."""
+    """End the process group of ``popen`` (it leads one of its own) and reap it."""
     if popen.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            popen.kill()
     popen.wait()
     for stream in (popen.stdin, popen.stdout, popen.stderr):
         if stream is not None:
@@ -793,13 +794,16 @@ def open_usi_engine(
         EngineError: when the engine cannot start, or does not finish the
             handshake within ``timeout`` (its process is ended).
     """
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
-    if not argv or not all(type(arg) is str for arg in argv):
+    try:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(f"cannot read the command {command!r}: {error}") from None
+    if not argv or not all(isinstance(part, str) for part in argv):
         raise InvalidArgumentError(f"expected a command line, got {command!r}")
-    for label, value in (("timeout", timeout), ("time", time), ("grace", grace)):
-        if type(value) not in (int, float) or not 0 < value < 1e6:
+    for what, value in (("timeout", timeout), ("time", time), ("grace", grace)):
+        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value < 1e9:
             raise InvalidArgumentError(
-                f"{label} must be a positive number of seconds, got {value!r}"
+                f"{what} must be a positive number of seconds, got {value!r}"
             )
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
