@@ -88,7 +88,15 @@ function runEngine(engine) {
 
   function play(go) {
     const started = Date.now();
-    const answer = engine.choose({ position, go, game, options, log });
+    let answer;
+    try {
+      answer = engine.choose({ position, go, game, options, log });
+    } catch (error) {
+      if (error instanceof ProtocolFault) throw error;
+      // A view this engine cannot read (a field missing, an unknown card):
+      // say so rather than crash.
+      throw new ProtocolFault("bad-position", `cannot play this position: ${error.message}`);
+    }
     if (answer.info) {
       send(Object.assign({ type: "info", id: go.id, time: (Date.now() - started) / 1000 }, answer.info));
     }

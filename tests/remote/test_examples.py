@@ -136,6 +136,22 @@ def test_a_bad_line_gets_a_typed_error_and_the_engine_goes_on(
     assert engine.read() == {"type": "readyok"}
 
 
+def test_the_greedy_engine_answers_a_view_it_cannot_read_with_an_error() -> None:
+    engine = WireEngine(node_argv("greedy.js"))
+    try:
+        WireBot(engine).new_game(2, 0)
+        actions = [{"text": "+WBG", "action": {"type": "buy", "card": 999}}]
+        engine.send({"type": "position", "id": 1, "view": {"future": True}, "actions": actions})
+        engine.send({"type": "go", "id": 1})
+        answer = engine.read()
+        assert answer["type"] == "error"
+        assert answer["code"] == "bad-position"
+        engine.send({"type": "isready"})
+        assert engine.read() == {"type": "readyok"}
+    finally:
+        engine.close()
+
+
 def test_lines_up_to_the_maximum_length_are_read_and_longer_ones_refused(
     engine: WireEngine,
 ) -> None:

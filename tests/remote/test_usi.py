@@ -33,7 +33,12 @@ from splendor import (
     to_json,
     view,
 )
-from splendor.errors import EngineCrashedError, EngineMoveError, EngineTimeoutError
+from splendor.errors import (
+    EngineCrashedError,
+    EngineMoveError,
+    EngineProtocolError,
+    EngineTimeoutError,
+)
 from splendor.remote.usi import (
     UsiEngine,
     open_usi_engine,
@@ -298,7 +303,13 @@ def test_a_blind_reserve_over_the_limit_gets_its_return_in_a_second_question() -
 
 @pytest.mark.parametrize(
     ("fault", "error"),
-    [("hang", EngineTimeoutError), ("illegal", EngineMoveError), ("exit", EngineCrashedError)],
+    [
+        ("hang", EngineTimeoutError),
+        ("illegal", EngineMoveError),
+        ("exit", EngineCrashedError),
+        ("flood", EngineTimeoutError),
+        ("long", EngineProtocolError),
+    ],
 )
 def test_a_faulty_engine_raises_and_is_ended(fault: str, error: type[Exception]) -> None:
     engine = open_usi_engine(ENGINE, options={"Fault": fault}, time=0.3, grace=0.3)
@@ -328,3 +339,13 @@ def test_a_pass_with_a_noble_reads_from_a_bare_noble_move() -> None:
     noble = mover.nobles[0]
     actions = (Pass(noble=noble),)
     assert parse_usi_move(f"noble:N{spn_noble_id(noble)}", mover, actions) == actions[0]
+
+
+def test_a_flood_on_stderr_is_drained_and_its_tail_kept() -> None:
+    with open_usi_engine(ENGINE, options={"Fault": "stderr"}, time=5.0) as engine:
+        mover = view(new_game(2, seed=1), 0)
+        action = engine(mover, legal_actions(mover), random.Random(0))
+        assert action in legal_actions(mover)
+        tail = engine.stderr_tail
+    assert tail.endswith("the last line\n")
+    assert len(tail) == 65_536

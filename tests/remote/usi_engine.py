@@ -6,7 +6,7 @@ card it can afford (letting the host pick the least gold), else take gems
 over the limit. Options: ``Style`` (``buy`` or ``deck``: with ``deck`` it
 reserves blind from a deck when it holds ten tokens, and gives back a token in
 the return phase that follows) and ``Fault`` (``none``, ``hang``,
-``illegal``, ``exit``) for the tests of a misbehaving engine.
+``illegal``, ``exit``, ``flood``, ``long``, ``stderr``) for the tests of a misbehaving engine.
 """
 
 from __future__ import annotations
@@ -131,6 +131,17 @@ def main() -> None:
                 sys.exit(3)
             elif fault == "illegal":
                 print("bestmove buy:C89/gold:W9")
+            elif fault == "flood":
+                while True:
+                    print("info string " + "x" * 1000)
+            elif fault == "long":
+                print("info string " + "x" * 1_048_576)
+            elif fault == "stderr":
+                for _ in range(2000):
+                    sys.stderr.write("log " + "y" * 1000 + "\n")
+                sys.stderr.write("the last line\n")
+                sys.stderr.flush()
+                print(f"bestmove {choose(parse(position), options['Style'])}")
             else:
                 print("info string thinking")
                 print(f"bestmove {choose(parse(position), options['Style'])}")

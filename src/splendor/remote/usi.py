@@ -52,7 +52,6 @@ import subprocess
 import threading
 import time as _time
 import weakref
-from collections import deque
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import IO, Final, Literal
@@ -535,31 +534,48 @@ class _Process:
             )
         except OSError as error:
             raise EngineCrashedError(f"cannot start the engine {argv[0]!r}: {error}") from error
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.stderr: deque[bytes] = deque()
-        self.stderr_size = 0
+        # Bounded, so that an engine flooding its output waits for the reader.
+        self.lines: queue.Queue[bytes | None] = queue.Queue(maxsize=1024)
+        self.stderr = bytearray()  # the last STDERR_TAIL bytes
+        self.stderr_lock = threading.Lock()
+        self.ended = threading.Event()
         self._finalizer = weakref.finalize(self, _kill, self.popen)
         assert self.popen.stdout is not None
         assert self.popen.stderr is not None
         threading.Thread(target=self._read, args=(self.popen.stdout,), daemon=True).start()
         threading.Thread(target=self._drain, args=(self.popen.stderr,), daemon=True).start()
 
+    def _put(self, item: bytes | None) -> bool:
+        """Queue a line for the reader; False once the process is ended."""
+        while not self.ended.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False
+
     def _read(self, stream: IO[bytes]) -> None:
         while True:
             line = stream.readline(MAX_USI_LINE)
-            if not line:
+            if not line or not self._put(line):
                 break
-            self.lines.put(line)
             if not line.endswith(b"\n") and len(line) >= MAX_USI_LINE:
                 break  # the reader reports it; nothing after it is read
-        self.lines.put(None)
+        self._put(None)
+        stream.close()
 
     def _drain(self, stream: IO[bytes]) -> None:
-        while chunk := os.read(stream.fileno(), 65536):
-            self.stderr.append(chunk)
-            self.stderr_size += len(chunk)
-            while self.stderr_size > STDERR_TAIL and len(self.stderr) > 1:
-                self.stderr_size -= len(self.stderr.popleft())
+        with contextlib.suppress(OSError):
+            while chunk := os.read(stream.fileno(), 65536):
+                with self.stderr_lock:
+                    self.stderr += chunk
+                    del self.stderr[:-STDERR_TAIL]
+        stream.close()
+
+    def stderr_tail(self) -> str:
+        with self.stderr_lock:
+            return self.stderr.decode(errors="replace")
 
     def send(self, line: str) -> None:
         assert self.popen.stdin is not None
@@ -594,6 +610,7 @@ class _Process:
             raise EngineProtocolError("a line that is not UTF-8 text") from None
 
     def kill(self) -> None:
+        self.ended.set()
         self._finalizer()
 
     def close(self, grace: float) -> None:
@@ -612,10 +629,9 @@ def _kill(popen: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(popen.pid, signal.SIGKILL)
     popen.wait()
-    for stream in (popen.stdin, popen.stdout, popen.stderr):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+    if popen.stdin is not None:  # the readers close the other two at their end
+        with contextlib.suppress(OSError):
+            popen.stdin.close()
 
 
 class UsiEngine:
@@ -667,8 +683,8 @@ class UsiEngine:
 
     @property
     def stderr_tail(self) -> str:
-        """The last 64 KiB (about) the engine wrote to its stderr."""
-        return b"".join(self._process.stderr).decode(errors="replace")
+        """The last 64 KiB the engine wrote to its stderr (fewer if it wrote less)."""
+        return self._process.stderr_tail()
 
     def _handshake(self, options: Mapping[str, str | int | float | bool], timeout: float) -> None:
         deadline = _time.monotonic() + timeout
