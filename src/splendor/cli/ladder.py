@@ -18,6 +18,7 @@ from splendor.cli.simulate import progress
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.draw._scene import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS
+from splendor.server import add_common_options
 
 __all__ = ["DEFAULT_LADDER", "add_parser", "run_add", "run_export", "run_play", "run_show"]
 
@@ -108,6 +109,9 @@ def add_parser(commands: Subcommands) -> None:
     export.add_argument("--svg", metavar="FILE", help="write the rating plot to FILE")
     _db_option(export)
     export.set_defaults(run=run_export)
+    for step in steps.choices.values():
+        # Given after the ladder's command too, as after any other command.
+        add_common_options(step, default=argparse.SUPPRESS)
 
 
 def _ladder_help(parser: argparse.ArgumentParser) -> Callable[..., int]:
