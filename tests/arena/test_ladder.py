@@ -17,8 +17,9 @@ import pytest
 from splendor import InvalidArgumentError
 from splendor.arena import ladder as ladder_module
 from splendor.arena.ladder import FORMAT_VERSION, Ladder, LadderError, LadderGame
+from splendor.arena.ratings import GameResult, rate, rate_skill
+from splendor.arena.referee import referee_game
 from splendor.arena.runs import game_seed
-from splendor.arena.tournament import GameResult, rate
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot
 
@@ -173,7 +174,7 @@ def test_a_game_interrupted_midway_is_replayed_from_its_scheduled_seed(
     specs = ["greedy", "random", "ismcts:iterations=3,seed=1"]
     with make(tmp_path / "whole.sqlite", specs) as whole:
         expected = summary(whole.play(5))
-    real = ladder_module._referee
+    real = referee_game
     calls = 0
 
     def interrupted(bots: Sequence[Bot], **kwargs: object) -> GameRecord:
@@ -184,10 +185,10 @@ def test_a_game_interrupted_midway_is_replayed_from_its_scheduled_seed(
         return real(bots, **kwargs)  # type: ignore[arg-type]  # the referee's own keywords
 
     path = tmp_path / "cut.sqlite"
-    monkeypatch.setattr(ladder_module, "_referee", interrupted)
+    monkeypatch.setattr(ladder_module, "referee_game", interrupted)
     with make(path, specs) as cut, pytest.raises(KeyboardInterrupt):
         cut.play(5)
-    monkeypatch.setattr(ladder_module, "_referee", real)
+    monkeypatch.setattr(ladder_module, "referee_game", real)
     with Ladder(path) as cut:
         assert len(cut.games()) == 3
         (left,) = cut.games(finished=False)
@@ -234,6 +235,84 @@ def test_a_ladder_killed_mid_game_loses_nothing_and_resumes(tmp_path: Path) -> N
         resumed = summary(ladder.games())
     with make(tmp_path / "whole.sqlite", specs, seed=2) as whole:
         assert summary(whole.play(total)) == resumed
+
+
+CRASHING = """
+import time
+
+def crashes(view, actions, rng):
+    if view.turn >= 4:
+        raise RuntimeError("out of ideas")
+    return actions[0]
+
+def slow(view, actions, rng):
+    time.sleep(0.05)
+    return actions[0]
+"""
+
+
+def test_a_failing_entrant_forfeits_and_the_ladder_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "failing_bots.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with make(tmp_path / "l.sqlite", ["greedy", ("crashes", "failing_bots:crashes")]) as ladder:
+        games = ladder.play(2)
+        standings = {s.name: s for s in ladder.standings()}
+        for game in games:
+            assert game.forfeit is not None
+            assert game.forfeit.reason == "crash"
+            assert "RuntimeError: out of ideas" in game.forfeit.detail
+            assert game.seats[game.forfeit.seat] == "crashes"
+            assert game.winners == (1 - game.forfeit.seat,)
+            record = ladder.record(game.id)
+            assert record.forfeit == game.forfeit
+            assert record.final_state().turn == game.turns
+        assert summary(ladder.games()) == summary(games)
+        assert ladder.games()[0].forfeit == games[0].forfeit
+    assert standings["crashes"].forfeits == 2
+    assert standings["greedy"].forfeits == 0
+    assert standings["greedy"].wins == 2
+    assert standings["greedy"].rating > standings["crashes"].rating
+
+
+def test_a_slow_entrant_forfeits_on_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "failing_bots.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with make(tmp_path / "l.sqlite", ["greedy", ("slow", "failing_bots:slow")]) as ladder:
+        untimed = ladder.play(0)
+        assert untimed == ()
+        games = ladder.play(2, time_per_move=0.01)
+    for game in games:
+        assert game.forfeit is not None
+        assert game.forfeit.reason == "timeout"
+        assert game.seats[game.forfeit.seat] == "slow"
+
+
+def test_three_player_ladders_are_rated_with_openskill(tmp_path: Path) -> None:
+    specs: list[str | tuple[str, str]] = ["greedy", "random", ("other", "random")]
+    with make(tmp_path / "l.sqlite", specs, players=3) as ladder:
+        games = ladder.play(3)
+        standings = ladder.standings()
+    names = ["greedy", "random", "other"]
+    expected = rate_skill(
+        names,
+        [
+            GameResult(
+                g.id,
+                g.seed,
+                tuple(names.index(n) for n in g.seats),
+                g.winners,
+                g.points,
+                g.cards,
+                g.turns,
+            )
+            for g in games
+        ],
+    )
+    assert [(s.name, s.rating, s.low, s.high, s.games) for s in standings] == [
+        (r.name, r.mu, r.low, r.high, r.games) for r in expected
+    ]
 
 
 def test_too_few_entrants_cannot_play(tmp_path: Path) -> None:

@@ -3,14 +3,20 @@
 Entrants are bot specs (built-in bots, ``module:attribute`` bots, or
 ``engine:COMMAND`` bot engines in other processes) under names of their
 own. :meth:`Ladder.play` plays games where the ratings are least certain,
-and every finished game's record and result are kept in the file; the
-ratings are recomputed from those stored results whenever they are asked
-for (2 players: Bradley-Terry, :func:`splendor.arena.tournament.rate`).
+each refereed by :func:`splendor.arena.referee.referee_game` (an entrant
+that runs out of time, plays an illegal move, breaks the bot protocol or
+crashes forfeits the game), and every finished game's record and result
+are kept in the file. The ratings are recomputed from those stored results
+whenever they are asked for: for 2 players Bradley-Terry on the Elo scale
+(:func:`splendor.arena.ratings.rate`), for 3 or 4 players OpenSkill's
+Plackett-Luce model (:func:`splendor.arena.ratings.rate_skill`, the
+``[arena]`` extra), each with a 95% interval.
 
 Scheduling works a deal at a time. A deal is the table whose entrants'
 ratings are least certain together (the widest 95% intervals summed; ties
 go to the table that has met least, then to a draw seeded by the ladder's
-seed), played once from every rotation of its seats. Its games are written
+seed), played once from every rotation of its seats
+(:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
 transaction before the first is played, and each game's record and result
 replace its scheduled row in one transaction when it ends. So a ladder
@@ -38,20 +44,22 @@ import json
 import random
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 import attrs
 
+from splendor.arena.ratings import GameResult, rate, rate_skill
+from splendor.arena.referee import TimeControl, fair_schedule, referee_game
 from splendor.arena.runs import game_seed
-from splendor.arena.tournament import GameResult, plot_ratings, rate
+from splendor.arena.tournament import plot_ratings
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError, SplendorError
-from splendor.formats.record import GameRecord
+from splendor.formats.record import MAX_SEED, Forfeit, GameRecord
 from splendor.formats.serialization import from_json, to_json
-from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, load_bot, play_game
+from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, load_bot
 
 __all__ = [
     "FORMAT",
@@ -70,6 +78,8 @@ FORMAT: Final = "splendor-ladder"
 FORMAT_VERSION: Final = 1
 #: The longest name of an entrant, in characters.
 MAX_NAME: Final = 40
+# The largest magnitude of a ladder's seed: every deal's seed must fit a record.
+_MAX_LADDER_SEED: Final = MAX_SEED // 1_000_003 - 1
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS ladder (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -133,15 +143,15 @@ class LadderGame:
         seats: the entrant's name at each seat.
         finished: whether it has been played; the fields below are empty
             until then.
-        winners: the winning seats (those of the entrants that did not
-            forfeit, after a forfeit; ``()`` for a game stopped unfinished
-            at the bound on turns).
+        winners: the winning seats (every seat but the forfeiting one
+            after a forfeit; ``()`` for a game stopped unfinished at the
+            bound on turns).
         points: the prestige points of each seat at the end.
         cards: the number of cards each seat bought.
         turns: the turns played.
-        forfeit_seat: the seat that forfeited the game, if one did.
-        forfeit_reason: why (``"timeout"``, ``"illegal-move"``,
-            ``"protocol"``, ``"crash"``...), if a seat forfeited.
+        forfeit: the forfeit that ended the game, if one did: the seat, the
+            reason (``"timeout"``, ``"illegal-move"``, ``"protocol"`` or
+            ``"crash"``) and what happened.
     """
 
     id: int
@@ -153,8 +163,7 @@ class LadderGame:
     points: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     turns: int = 0
-    forfeit_seat: int | None = None
-    forfeit_reason: str | None = None
+    forfeit: Forfeit | None = None
 
 
 @attrs.frozen
@@ -164,7 +173,8 @@ class Standing:
     Attributes:
         name: the entrant's name.
         spec: its bot spec.
-        rating: its rating (2 players: Bradley-Terry on the Elo scale).
+        rating: its rating: for 2 players Bradley-Terry on the Elo scale
+            (mean 1500), for 3 or 4 players OpenSkill's ``mu`` (25 at the start).
         low: the lower end of the rating's 95% interval.
         high: the upper end of the rating's 95% interval.
         games: the finished games it played.
@@ -185,34 +195,6 @@ class Standing:
     def width(self) -> float:
         """The width of the rating's interval: how uncertain the rating still is."""
         return self.high - self.low
-
-
-# The seams between the ladder and the referee: how one game is played and
-# how one deal's tables are seated.
-
-
-def _referee(
-    bots: Sequence[Bot],
-    *,
-    seed: int,
-    names: Sequence[str],
-    time_per_move: float | None,
-    max_turns: int,
-) -> GameRecord:
-    """Play one game between ``bots`` and give its record."""
-    return play_game(bots, seed=seed, names=names, max_turns=max_turns)
-
-
-def _seatings(
-    entrants: Sequence[str], players: int, seed: int
-) -> list[tuple[tuple[str, ...], int]]:
-    """The games of one deal of ``entrants``: every rotation of the seats, with its seed."""
-    return [(tuple(entrants[k:]) + tuple(entrants[:k]), seed) for k in range(players)]
-
-
-def _forfeit(record: GameRecord) -> tuple[int, str, str] | None:
-    """The seat that forfeited the game of ``record``, the reason and the detail, if any."""
-    return None
 
 
 def _close(bot: Bot) -> None:
@@ -272,8 +254,10 @@ class Ladder:
             raise InvalidArgumentError(
                 f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
             )
-        if seed is not None and type(seed) is not int:
-            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        if seed is not None and (type(seed) is not int or abs(seed) > _MAX_LADDER_SEED):
+            raise InvalidArgumentError(
+                f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"
+            )
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise LadderError(f"there is no ladder at {self.path}")
@@ -410,7 +394,8 @@ class Ladder:
         where = {True: "WHERE record IS NOT NULL", False: "WHERE record IS NULL", None: ""}
         rows = self._db.execute(
             "SELECT id, deal, seed, seats, record IS NOT NULL, winners, points, cards, turns, "
-            f"forfeit_seat, forfeit_reason FROM games {where[finished]} ORDER BY id"
+            f"forfeit_seat, forfeit_reason, forfeit_detail FROM games {where[finished]} "
+            "ORDER BY id"
         )
         return tuple(_game(row) for row in rows)
 
@@ -467,6 +452,7 @@ class Ladder:
         if type(max_turns) is not int or max_turns < 1:
             raise InvalidArgumentError(f"max_turns must be a positive int, got {max_turns!r}")
         specs = {entrant.name: entrant.spec for entrant in self.entrants()}
+        control = None if time_per_move is None else TimeControl(move=float(time_per_move))
         played: list[LadderGame] = []
         while len(played) < games:
             game = self._next()
@@ -474,11 +460,11 @@ class Ladder:
             try:
                 for name in game.seats:
                     bots.append(load_bot(specs[name]))
-                record = _referee(
+                record = referee_game(
                     bots,
                     seed=game.seed,
                     names=game.seats,
-                    time_per_move=time_per_move,
+                    time_control=control,
                     max_turns=max_turns,
                 )
             finally:
@@ -526,32 +512,25 @@ class Ladder:
         tied = [table for table, rank in zip(tables, ranks, strict=True) if rank == best]
         seed = game_seed(self.seed, deal)
         chosen = tied[random.Random(seed).randrange(len(tied))]
+        # The seats of every game of the deal, rotated as in any fair schedule.
+        rotations = fair_schedule(chosen, self.players, deals=1, seed=0)
         self._db.executemany(
             "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
-            [
-                (deal, table_seed, json.dumps(list(seats)))
-                for seats, table_seed in _seatings(chosen, self.players, seed)
-            ],
+            [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
         )
 
     def _finish(self, game: LadderGame, record: GameRecord) -> LadderGame | None:
         """Store a played game's record and result in one transaction (``None``: stored already)."""
         final = record.final_state()
-        forfeit = _forfeit(record)
-        players = len(game.seats)
-        if forfeit is not None:
-            winners = tuple(seat for seat in range(players) if seat != forfeit[0])
-        else:
-            winners = final.winners
+        forfeit = record.forfeit
         done = attrs.evolve(
             game,
             finished=True,
-            winners=winners,
+            winners=record.result or (),
             points=tuple(player.points for player in final.players),
             cards=tuple(len(player.cards) for player in final.players),
             turns=final.turn,
-            forfeit_seat=None if forfeit is None else forfeit[0],
-            forfeit_reason=None if forfeit is None else forfeit[1],
+            forfeit=forfeit,
         )
         text = to_json(record)
         with self._transaction():
@@ -565,9 +544,9 @@ class Ladder:
                     json.dumps(list(done.points)),
                     json.dumps(list(done.cards)),
                     done.turns,
-                    done.forfeit_seat,
-                    done.forfeit_reason,
-                    None if forfeit is None else forfeit[2],
+                    None if forfeit is None else forfeit.seat,
+                    None if forfeit is None else forfeit.reason,
+                    None if forfeit is None else forfeit.detail,
                     _now(),
                     game.id,
                 ),
@@ -577,36 +556,55 @@ class Ladder:
     # Ratings -------------------------------------------------------------
 
     def standings(self) -> tuple[Standing, ...]:
-        """Every entrant's rating, interval and counts from the stored results, best first."""
+        """Every entrant's rating, interval and counts from the stored results, best first.
+
+        Raises:
+            splendor.errors.MissingExtraError: for a ladder of 3 or 4 players
+                when the ``openskill`` package (the ``[arena]`` extra) is missing.
+        """
         entrants = self.entrants()
         if not entrants:
             return ()
         names = [entrant.name for entrant in entrants]
         index = {name: k for k, name in enumerate(names)}
         results = []
+        wins = dict.fromkeys(names, 0.0)
         forfeits = dict.fromkeys(names, 0)
         for game in self.games():
             seats = tuple(index[name] for name in game.seats)
             results.append(
                 GameResult(
-                    game.id, game.seed, seats, game.winners, game.points, game.cards, game.turns
+                    game.id,
+                    game.seed,
+                    seats,
+                    game.winners,
+                    game.points,
+                    game.cards,
+                    game.turns,
+                    game.forfeit,
                 )
             )
-            if game.forfeit_seat is not None:
-                forfeits[game.seats[game.forfeit_seat]] += 1
+            for seat in game.winners:
+                wins[game.seats[seat]] += 1.0 / len(game.winners)
+            if game.forfeit is not None:
+                forfeits[game.seats[game.forfeit.seat]] += 1
         specs = {entrant.name: entrant.spec for entrant in entrants}
+        if self.players == 2:
+            rated = [(r.name, r.rating, r.low, r.high, r.games) for r in rate(names, results)]
+        else:
+            rated = [(r.name, r.mu, r.low, r.high, r.games) for r in rate_skill(names, results)]
         return tuple(
             Standing(
-                name=rating.name,
-                spec=specs[rating.name],
-                rating=rating.rating,
-                low=rating.low,
-                high=rating.high,
-                games=rating.games,
-                wins=rating.wins,
-                forfeits=forfeits[rating.name],
+                name=name,
+                spec=specs[name],
+                rating=rating,
+                low=low,
+                high=high,
+                games=games,
+                wins=wins[name],
+                forfeits=forfeits[name],
             )
-            for rating in rate(names, results)
+            for name, rating, low, high, games in rated
         )
 
     # Export --------------------------------------------------------------
@@ -687,14 +685,15 @@ td:nth-child(n+4) {{ text-align: right; }}
 
 
 def _forfeit_text(game: LadderGame) -> str:
-    if game.forfeit_seat is None:
+    forfeit = game.forfeit
+    if forfeit is None:
         return ""
-    return f"{game.seats[game.forfeit_seat]} (seat {game.forfeit_seat + 1}): {game.forfeit_reason}"
+    return f"{game.seats[forfeit.seat]} (seat {forfeit.seat + 1}): {forfeit.reason}"
 
 
 def _game(row: tuple[object, ...]) -> LadderGame:
     """A row of the ``games`` table as a :class:`LadderGame`."""
-    game_id, deal, seed, seats, finished, winners, points, cards, turns, seat, reason = row
+    game_id, deal, seed, seats, finished, winners, points, cards, turns, seat, reason, detail = row
     try:
         game = LadderGame(_int(game_id), _int(deal), _int(seed), _names(seats))
         if not finished:
@@ -706,8 +705,7 @@ def _game(row: tuple[object, ...]) -> LadderGame:
             points=_ints(points),
             cards=_ints(cards),
             turns=_int(turns),
-            forfeit_seat=None if seat is None else _int(seat),
-            forfeit_reason=None if reason is None else str(reason),
+            forfeit=None if seat is None else Forfeit(_int(seat), str(reason), str(detail or "")),
         )
     except (TypeError, ValueError):
         raise LadderError(f"game {game_id!r} of the ladder is damaged") from None

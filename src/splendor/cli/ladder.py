@@ -144,7 +144,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 max_turns=args.max_turns,
                 progress=lambda done, total: advance(),
             )
-        forfeits = sum(game.forfeit_seat is not None for game in played)
+        forfeits = sum(game.forfeit is not None for game in played)
         note = f" ({plural(forfeits, 'forfeit')})" if forfeits else ""
         out.line((f"Played {plural(len(played), 'game')}{note}.", "dim"))
         _table(ladder, out)
