@@ -13,9 +13,10 @@ Plackett-Luce model (:func:`splendor.arena.ratings.rate_skill`, the
 ``[arena]`` extra), each with a 95% interval.
 
 Scheduling works a deal at a time. A deal is the table whose entrants'
-ratings are least certain together (the widest 95% intervals summed; ties
-go to the table that has met least, then to a draw seeded by the ladder's
-seed), played once from every rotation of its seats
+ratings are least certain together (the widest 95% intervals summed, for 2
+players weighted by how open the game is by those ratings; ties go to the
+table that has met least, then to a draw seeded by the ladder's seed),
+played once from every rotation of its seats
 (:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
 transaction before the first is played, and each game's record and result
@@ -44,7 +45,7 @@ import json
 import random
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Final
@@ -498,14 +499,17 @@ class Ladder:
                 f"entrants, it has {len(entrants)}"
             )
         (deal,) = self._db.execute("SELECT COALESCE(MAX(deal) + 1, 0) FROM games").fetchone()
-        width = {standing.name: standing.width for standing in self.standings()}
+        standings = {standing.name: standing for standing in self.standings()}
         met: dict[frozenset[str], int] = {}
         for game in self.games(finished=None):
             key = frozenset(game.seats)
             met[key] = met.get(key, 0) + 1
         tables = list(itertools.combinations(entrants, self.players))
         ranks = [
-            (-round(sum(width[name] for name in table), 6), met.get(frozenset(table), 0))
+            (
+                -round(self._uncertainty([standings[name] for name in table]), 6),
+                met.get(frozenset(table), 0),
+            )
             for table in tables
         ]
         best = min(ranks)
@@ -518,6 +522,22 @@ class Ladder:
             "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
             [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
         )
+
+    def _uncertainty(self, table: Sequence[Standing]) -> float:
+        """How much a game of ``table`` would tell: the widths of its ratings' intervals, summed.
+
+        For 2 players the sum is weighted by how open the game is, ``4 p (1 - p)``
+        with ``p`` the first's chance to win by the ratings (1 for equal
+        ratings): a Bradley-Terry interval stays wide for an entrant that
+        won or lost every game, and a game whose result is all but known
+        tells little.
+        """
+        total = sum(standing.width for standing in table)
+        if self.players == 2:
+            first, second = table
+            p = 1.0 / (1.0 + 10.0 ** ((second.rating - first.rating) / 400.0))
+            total *= 4.0 * p * (1.0 - p)
+        return total
 
     def _finish(self, game: LadderGame, record: GameRecord) -> LadderGame | None:
         """Store a played game's record and result in one transaction (``None``: stored already)."""
