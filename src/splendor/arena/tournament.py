@@ -47,7 +47,7 @@ from splendor.arena.runs import kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec
+from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec, play_game
 from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
@@ -307,14 +307,16 @@ def play_result(
     seed: int,
     entrants: tuple[int, ...],
     max_turns: int,
+    refereed: bool = False,
     time_control: TimeControl | None = None,
 ) -> GameResult:
-    """Play one seeded, refereed game between ``bots`` (one per seat) and give its result.
+    """Play one seeded game between ``bots`` (one per seat) and give its result.
 
-    The game is :func:`~splendor.arena.referee.referee_game`'s
-    ``referee_game(bots, seed=seed, time_control=time_control,
-    max_turns=max_turns)``: :func:`splendor.play_game`'s game until a bot
-    fails, which then forfeits. When every seat is a plain
+    The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
+    max_turns=max_turns)``, where a failing bot raises. A refereed game (or
+    one with a time control) is :func:`~splendor.arena.referee.referee_game`'s
+    instead: the same game until a bot fails, which then forfeits. When every
+    seat is a plain
     :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
     compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
     played inside the kernel by :func:`splendor.fast.bot_game`, move for move
@@ -326,7 +328,9 @@ def play_result(
         seed: the seed of the deal and of the bots' generators.
         entrants: the entrant at each seat, kept in the result.
         max_turns: the turns after which the game stops unfinished.
-        time_control: the time control of the game, if any.
+        refereed: whether the game is refereed.
+        time_control: the time control of the game, if any (a game with
+            one is refereed).
 
     >>> from splendor import GreedyBot, RandomBot
     >>> result = play_result(
@@ -340,7 +344,10 @@ def play_result(
 
         game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
         return GameResult.of(index, seed, entrants, game.state())
-    record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
+    if refereed or time_control is not None:
+        record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
+    else:
+        record = play_game(bots, seed=seed, max_turns=max_turns)
     return GameResult.of_record(index, entrants, record)
 
 
@@ -353,6 +360,7 @@ def _play_task(task: _Task) -> GameResult:
         seed=seed,
         entrants=entrants,
         max_turns=max_turns,
+        refereed=True,
         time_control=time_control,
     )
 
