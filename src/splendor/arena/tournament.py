@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 import attrs
 
@@ -57,12 +58,14 @@ from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
     "GameResult",
+    "RatedEntrant",
     "Rating",
     "SkillRating",
     "TournamentResult",
     "make_bot",
     "parse_bot_spec",
     "play_result",
+    "plot_ratings",
     "rate",
     "rate_skill",
     "round_robin",
@@ -198,7 +201,43 @@ class TournamentResult:
         return _plot(self.ratings, self.players, len(self.games))
 
 
-def _plot(ratings: Sequence[Rating], players: int, games: int) -> str:
+class RatedEntrant(Protocol):
+    """What :func:`plot_ratings` draws of an entrant: its name, rating and interval."""
+
+    @property
+    def name(self) -> str:
+        """The entrant's name."""
+
+    @property
+    def rating(self) -> float:
+        """Its rating."""
+
+    @property
+    def low(self) -> float:
+        """The lower end of the rating's interval."""
+
+    @property
+    def high(self) -> float:
+        """The upper end of the rating's interval."""
+
+
+def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -> str:
+    """A plot of ratings with their 95% intervals, in the order given, as an SVG document.
+
+    Args:
+        ratings: the entrants, each with a name, a rating and its interval
+            (:class:`Rating`, or a ladder's standings).
+        players: the players per game, for the title.
+        games: the games the ratings come from, for the title.
+
+    >>> plot = plot_ratings(rate(["a", "b"], []), players=2, games=0)
+    >>> plot.startswith("<svg"), "(0 games, 2 players)" in plot
+    (True, True)
+    """
+    return _plot(ratings, players, games)
+
+
+def _plot(ratings: Sequence[RatedEntrant], players: int, games: int) -> str:
     label_width = 8 * max(len(r.name) for r in ratings) + 20
     plot_width = 420
     row = 28
