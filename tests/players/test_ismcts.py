@@ -261,3 +261,29 @@ def test_analyse_refuses_what_a_move_refuses() -> None:
         bot.analyse(view(state, None), legal_actions(state), random.Random(0))
     with pytest.raises(InvalidArgumentError):
         bot.analyse(view(state, state.current_player), [], random.Random(0))
+
+
+def test_analyse_searches_only_the_actions_it_is_given() -> None:
+    state = _midgame()
+    seen = view(state, state.current_player)
+    actions = legal_actions(state)
+    bot = ISMCTSBot(iterations=40, seed=3)
+    full = bot.analyse(seen, actions, random.Random(0))
+    others = [a for a in actions if a != full.action]
+    some = bot.analyse(seen, others[:3], random.Random(0))
+    assert some.action in others[:3]
+    one = bot.analyse(seen, [others[-1]], random.Random(0))
+    assert one.action == others[-1]
+    assert one.pv[0] == others[-1]
+    assert sum(one.win) == pytest.approx(1.0)
+    with pytest.raises(InvalidArgumentError, match="not a legal action"):
+        bot.analyse(seen, [_illegal(state)], random.Random(0))
+
+
+def _illegal(state: GameState) -> splendor.Action:
+    """An action that is not legal in ``state``."""
+    return next(
+        action
+        for action in legal_actions(apply(state, legal_actions(state)[0]))
+        if action not in legal_actions(state)
+    )

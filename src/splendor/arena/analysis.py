@@ -12,13 +12,15 @@ of that view. Any of these analyses:
 - any object with an ``evaluate(view, actions)`` method returning an
   :class:`Evaluation` (the :class:`Analyser` protocol).
 
-Each move is then judged by the chance of winning its mover lost: the
-mover's chance before the move (the evaluation of the position it was
-played from) less the mover's chance after it (the evaluation of the next
-position, from the next mover's view; at the end of the game, the result).
-A move that is the analyser's best move is never judged; any other is an
-inaccuracy, a mistake or a blunder from the :class:`Thresholds` up (by
-default 0.05, 0.10 and 0.20 of a win).
+Each move is then judged by the chance of winning its mover lost, both
+chances estimated from the mover's view at the position the move was
+played from: before the move, the chance with the analyser's best move;
+after it, the chance with the move played (the analyser searches that move
+alone, as UCI's ``searchmoves`` does; when the move ends the game, the
+result). Comparing two estimates from one view cancels what an analyser
+thinks of the seat it searches for. A move that is the analyser's best
+move is never judged; any other is an inaccuracy, a mistake or a blunder
+from the :class:`Thresholds` up (by default 0.05, 0.10 and 0.20 of a win).
 
 The result, a :class:`GameAnalysis`, is a text report (:meth:`GameAnalysis.format`),
 an SVG chart of the chances of winning (:meth:`GameAnalysis.render_svg`, which
@@ -40,6 +42,7 @@ Jupyter shows by itself) and the annotations of the record.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -120,7 +123,8 @@ class Thresholds:
             )
 
     def judge(self, loss: float) -> str | None:
-        """The judgement of a move that lost ``loss`` of a win: one of :data:`JUDGEMENTS`, or None."""
+        """The judgement of a move that lost ``loss`` of a win: one of
+        :data:`JUDGEMENTS`, or None below every threshold."""
         if loss >= self.blunder:
             return "blunder"
         if loss >= self.mistake:
@@ -153,7 +157,10 @@ class Analyser(Protocol):
     """What evaluates positions for :func:`analyse_game`.
 
     ``name`` says who analysed, for the report; :meth:`evaluate` sees the
-    view of the seat to move and its legal actions, nothing else.
+    view of the seat to move and the actions to search, nothing else: the
+    legal actions, or one of them when :func:`analyse_game` asks for the
+    chances after the move played (the best move among ``actions`` is then
+    that move).
     """
 
     @property
@@ -251,9 +258,7 @@ def _checked_win(win: object, players: int, who: str) -> tuple[float, ...]:
     if (
         not isinstance(win, tuple | list)
         or len(win) != players
-        or not all(
-            type(p) in (int, float) and math.isfinite(p) and 0.0 <= p <= 1.0 for p in win
-        )
+        or not all(type(p) in (int, float) and math.isfinite(p) and 0.0 <= p <= 1.0 for p in win)
     ):
         raise InvalidArgumentError(
             f"{who} gave chances of winning {win!r}: it must give one probability per seat "
@@ -265,6 +270,15 @@ def _checked_win(win: object, players: int, who: str) -> tuple[float, ...]:
             f"{who} gave chances of winning {win!r} that sum to {total:g}, not 1"
         )
     return tuple(float(p) / total for p in win)
+
+
+def _drop(before: tuple[float, ...], after: tuple[float, ...], seat: int) -> float:
+    """How much ``seat``'s chance fell from ``before`` to ``after``, 0 if it rose.
+
+    Rounded to 9 decimals, so that a fall of 0.1 given in decimals meets a
+    threshold of 0.1 whatever the binary rounding.
+    """
+    return max(0.0, round(before[seat] - after[seat], 9))
 
 
 def _line_text(seen: PlayerView, line: Sequence[Action]) -> tuple[str, ...]:
@@ -279,7 +293,7 @@ def _line_text(seen: PlayerView, line: Sequence[Action]) -> tuple[str, ...]:
     texts = [format_action(line[0], seen)]
     state: GameState = determinize(seen, random.Random(0))
     try:
-        for played, reply in zip(line, line[1:], strict=False):
+        for played, reply in itertools.pairwise(line):
             state = apply(state, played)
             if state.is_over:
                 break
@@ -299,11 +313,10 @@ class MoveAnalysis:
         action: the move played.
         played: the move played, in the action notation.
         best: the analyser's best move in that position, in the notation.
-        win_before: each seat's chance of winning before the move (the
-            evaluation of the position, from the mover's view).
-        win_after: each seat's chance of winning after it (the evaluation of
-            the next position from the next mover's view, or the result once
-            the game is over).
+        win_before: each seat's chance of winning before the move: the
+            evaluation of the position from the mover's view, with the best move.
+        win_after: each seat's chance of winning after the move played, from
+            the same view (the result when the move ends the game).
         pv: the line the analyser expected, in the notation.
         judgement: ``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or None.
     """
@@ -320,15 +333,10 @@ class MoveAnalysis:
 
     @property
     def loss(self) -> float:
-        """The mover's chance of winning that the move lost, 0 when it gained.
-
-        The best move loses nothing: what the mover's chance drops after it
-        is the analyser's own uncertainty (the next position is searched
-        afresh, from the next mover's view), not the mover's fault.
-        """
+        """The mover's chance of winning that the move lost: 0 for the best move."""
         if self.is_best:
             return 0.0
-        return max(0.0, self.win_before[self.seat] - self.win_after[self.seat])
+        return _drop(self.win_before, self.win_after, self.seat)
 
     @property
     def is_best(self) -> bool:
@@ -355,8 +363,8 @@ class GameAnalysis:
         analyser: who analysed it (:attr:`Analyser.name`).
         thresholds: the thresholds the moves were judged by.
         positions: each seat's chance of winning at each position, from the
-            deal to the last (one more than the moves); the last is the
-            result once the game is over.
+            deal to the last (one more than the moves), as the seat to move
+            there sees it; the result once the game is over.
         moves: each move analysed.
     """
 
@@ -415,9 +423,7 @@ class GameAnalysis:
                 line += f"  {m.judgement}"
             lines.append(line.rstrip())
         lines.append("")
-        lines.append(
-            f"{'player':<{width}}  inaccuracies  mistakes  blunders  mean loss  result"
-        )
+        lines.append(f"{'player':<{width}}  inaccuracies  mistakes  blunders  mean loss  result")
         final = self.positions[-1]
         for seat, name in enumerate(names):
             c = self.counts(seat)
@@ -500,52 +506,69 @@ def analyse_game(
         raise InvalidArgumentError(f"thresholds must be Thresholds, got {thresholds!r}")
     evaluate = analyser_for(analyser, seed=seed)
     states = record.replay()
-    evaluations: list[Evaluation | None] = []
+    players = record.players
     wins: list[tuple[float, ...]] = []
+    moves: list[MoveAnalysis] = []
     for index, state in enumerate(states):
         if state.is_over:
-            share = 1.0 / len(state.winners)
-            win = tuple(share if seat in state.winners else 0.0 for seat in range(record.players))
-            evaluations.append(None)
-            wins.append(win)
+            wins.append(_result(state, players))
         else:
             seen = view(state, state.current_player)
-            actions = legal_actions(seen)
-            found = evaluate.evaluate(seen, actions)
-            if found.best not in actions:
-                raise InvalidArgumentError(
-                    f"{evaluate.name} chose {found.best!r} on turn {index + 1}: "
-                    "not a legal action"
+            found = _evaluate(evaluate, seen, legal_actions(seen), index, players)
+            wins.append(found.win)
+            if index < len(record.actions):
+                action = record.actions[index]
+                after = states[index + 1]
+                if action == found.best:
+                    win_after = found.win
+                elif after.is_over:
+                    win_after = _result(after, players)
+                else:
+                    win_after = _evaluate(evaluate, seen, (action,), index, players).win
+                seat = state.current_player
+                loss = 0.0 if action == found.best else _drop(found.win, win_after, seat)
+                moves.append(
+                    MoveAnalysis(
+                        index,
+                        seat,
+                        action,
+                        format_action(action, state),
+                        format_action(found.best, state),
+                        found.win,
+                        win_after,
+                        found.pv,
+                        thresholds.judge(loss) if loss else None,
+                    )
                 )
-            win = _checked_win(found.win, record.players, evaluate.name)
-            evaluations.append(attrs.evolve(found, win=win))
-            wins.append(win)
         if progress is not None:
             progress(index + 1, len(states))
-    moves = []
-    for index, action in enumerate(record.actions):
-        before = states[index]
-        found = evaluations[index]
-        assert found is not None  # a move was played: the game was not over
-        seat = before.current_player
-        played = format_action(action, before)
-        best = format_action(found.best, before)
-        loss = wins[index][seat] - wins[index + 1][seat]
-        judgement = None if action == found.best else thresholds.judge(loss)
-        moves.append(
-            MoveAnalysis(
-                index,
-                seat,
-                action,
-                played,
-                best,
-                wins[index],
-                wins[index + 1],
-                found.pv,
-                judgement,
-            )
-        )
     return GameAnalysis(record, evaluate.name, thresholds, tuple(wins), tuple(moves))
+
+
+def _result(state: GameState, players: int) -> tuple[float, ...]:
+    """Each seat's share of the win in a finished game: 1 for the winner, shared on a tie."""
+    share = 1.0 / len(state.winners)
+    return tuple(share if seat in state.winners else 0.0 for seat in range(players))
+
+
+def _evaluate(
+    analyser: Analyser,
+    seen: PlayerView,
+    actions: Sequence[Action],
+    index: int,
+    players: int,
+) -> Evaluation:
+    """``analyser``'s evaluation of ``seen`` among ``actions``, checked."""
+    found = analyser.evaluate(seen, actions)
+    if not isinstance(found, Evaluation):
+        raise InvalidArgumentError(
+            f"{analyser.name} gave {type(found).__name__} on turn {index + 1}, not an Evaluation"
+        )
+    if found.best not in actions:
+        raise InvalidArgumentError(
+            f"{analyser.name} chose {found.best!r} on turn {index + 1}: not a legal action"
+        )
+    return attrs.evolve(found, win=_checked_win(found.win, players, analyser.name))
 
 
 # The colours of the seats' lines, and of the marks of each judgement.

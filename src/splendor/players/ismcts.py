@@ -346,9 +346,14 @@ class ISMCTSBot:
         from this view (the same search); unlike a move, a view with a
         single legal action is searched too, for its chances of winning.
 
+        ``actions`` may be some of the legal actions only: the search then
+        considers only those at the root (as UCI's ``searchmoves``), so
+        ``analyse(view, [action], rng).win`` is the mover's estimate of the
+        chances after ``action``.
+
         Args:
             view: the view of the seat to move; the search sees nothing else.
-            actions: its legal actions.
+            actions: the actions to search: its legal actions, or some of them.
             rng: the generator used when the bot has no ``seed``.
 
         Returns:
@@ -356,7 +361,8 @@ class ISMCTSBot:
             and the number of iterations.
 
         Raises:
-            InvalidArgumentError: as a move does.
+            InvalidArgumentError: as a move does, and for an action that is
+                not legal in ``view``.
 
         >>> import random, splendor
         >>> state = splendor.new_game(2, seed=1)
@@ -369,7 +375,12 @@ class ISMCTSBot:
         True
         """
         rng = self._prepare(view, actions, rng)
-        root = self._search(view, rng)
+        legal = legal_actions(view)
+        wanted = set(actions)
+        if not wanted <= set(legal):
+            illegal = next(action for action in actions if action not in legal)
+            raise InvalidArgumentError(f"{illegal!r} is not a legal action in this view")
+        root = self._search(view, rng, None if len(wanted) == len(legal) else wanted)
         best = _most_visited(root)
         assert best.shares is not None  # every child of the root keeps the shares
         win = tuple(share / best.visits for share in best.shares)
@@ -403,12 +414,17 @@ class ISMCTSBot:
         """
         return _most_visited(self._search(view, rng)).action
 
-    def _search(self, view: PlayerView, rng: random.Random) -> _Node:
-        """Run the search from ``view`` with ``rng`` and return the root of the tree."""
+    def _search(
+        self, view: PlayerView, rng: random.Random, only: set[Action] | None = None
+    ) -> _Node:
+        """Run the search from ``view`` with ``rng`` (among the actions ``only``, if
+        given) and return the root of the tree."""
         seat = view.seat
         if seat is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
         root_actions = legal_actions(view)
+        if only is not None:
+            root_actions = tuple(action for action in root_actions if action in only)
         dealer = _Dealer(view, rng)
         root = _Node(Pass(), -1)  # the root's action is never played
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
