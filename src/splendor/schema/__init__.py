@@ -11,11 +11,18 @@ import json
 from importlib import resources
 from typing import Final
 
-__all__ = ["FORMAT_VERSION", "json_schema"]
+__all__ = ["FORMAT_VERSION", "RECORD_FORMATS", "RECORD_FORMAT_VERSION", "json_schema"]
 
-#: The version of the JSON format written in the ``"format"`` field of states,
-#: views and records. Loading accepts exactly this version.
+#: The version of the JSON format written in the ``"format"`` field of states
+#: and views. Loading accepts exactly this version.
 FORMAT_VERSION: Final = 1
+#: The version of the JSON format written in the ``"format"`` field of game
+#: records: 2 since records can end by a forfeit (``result`` became an object
+#: of the winners and the forfeit, if any).
+RECORD_FORMAT_VERSION: Final = 2
+#: The versions of the record format that loading reads: 1 (``result`` a
+#: list of the winners) and 2.
+RECORD_FORMATS: Final = (1, 2)
 
 
 def json_schema() -> dict[str, object]:
