@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -103,3 +104,30 @@ def test_a_file_that_is_not_a_record_is_refused(
     state.write_text(splendor.to_json(splendor.new_game(2, seed=1)))
     assert run("analyse", str(state), "-q")[0] == 2
     assert "not a game record" in capsys.readouterr().err
+
+
+def test_the_annotated_record_is_written_and_read_back(tmp_path: Path) -> None:
+    record = _record()
+    game, annotated = tmp_path / "game.json", tmp_path / "annotated.json"
+    game.write_text(splendor.to_json(record))
+    code, text = run("analyse", str(game), "--engine", ENGINE, "--out", str(annotated), "-q")
+    assert code == 0
+    assert text.splitlines()[-1] == f"Annotated record written to {annotated}."
+    loaded = splendor.from_json(annotated.read_text(), splendor.GameRecord)
+    assert loaded.actions == record.actions
+    assert loaded.annotations is not None
+    assert len(loaded.annotations) == len(record.actions)
+    data = json.loads(annotated.read_text())
+    assert data["format"] == 2
+    assert set(data["annotations"][0]) == {
+        "win_before",
+        "win_after",
+        "best",
+        "judgement",
+        "comment",
+    }
+    # The annotated record is analysed again like any other.
+    assert (
+        run("analyse", str(annotated), "--engine", ENGINE, "-q")[1]
+        == run("analyse", str(game), "--engine", ENGINE, "-q")[1]
+    )

@@ -58,7 +58,7 @@ from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.formats._xml import escape
 from splendor.formats.notation import format_action
-from splendor.formats.record import GameRecord
+from splendor.formats.record import Annotation, GameRecord
 from splendor.players.ismcts import SearchResult
 
 __all__ = [
@@ -445,6 +445,17 @@ class GameAnalysis:
         where the move left it, with a tooltip naming the move.
         """
         return _chart(self)
+
+    def annotations(self) -> tuple[Annotation, ...]:
+        """An :class:`~splendor.formats.record.Annotation` of each move, in order."""
+        return tuple(
+            Annotation(m.win_before, m.win_after, m.best, m.judgement, m.comment)
+            for m in self.moves
+        )
+
+    def annotated_record(self) -> GameRecord:
+        """The record with the annotations of its moves, as ``splendor.to_json`` writes it."""
+        return self.record.annotated(self.annotations())
 
     def _repr_svg_(self) -> str:
         """The chart, for Jupyter."""

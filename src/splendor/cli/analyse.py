@@ -22,6 +22,7 @@ from splendor.cli.errors import UsageError
 from splendor.cli.files import load_record, write_text
 from splendor.cli.output import Output
 from splendor.cli.simulate import progress
+from splendor.formats.serialization import to_json
 from splendor.players.bots import load_bot
 from splendor.players.ismcts import ISMCTSBot
 
@@ -76,6 +77,9 @@ def add_parser(commands: Subcommands) -> None:
         help="the losses of a win that judge a move (default 0.05 0.10 0.20)",
     )
     parser.add_argument("--svg", metavar="FILE", help="draw the chances of winning to FILE")
+    parser.add_argument(
+        "--out", metavar="FILE", help="write the record with the annotations to FILE (JSON)"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run_analyse)
 
@@ -119,4 +123,7 @@ def run_analyse(args: argparse.Namespace, out: Output, read: Callable[[str], str
     if args.svg:
         write_text(args.svg, analysis.render_svg())
         out.line((f"Chart written to {args.svg}.", "dim"))
+    if args.out:
+        write_text(args.out, to_json(analysis.annotated_record(), indent=1) + "\n")
+        out.line((f"Annotated record written to {args.out}.", "dim"))
     return 0
