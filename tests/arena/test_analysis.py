@@ -20,7 +20,6 @@ from splendor import (
     view,
 )
 from splendor.arena.analysis import (
-    JUDGEMENTS,
     Analyser,
     BotAnalyser,
     Evaluation,
@@ -32,6 +31,7 @@ from splendor.arena.analysis import (
 from splendor.core.actions import Action
 from splendor.core.views import PlayerView
 from splendor.formats.notation import format_action
+from splendor.formats.record import JUDGEMENTS
 from splendor.players.ismcts import ISMCTSBot
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -58,11 +58,10 @@ from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.formats._xml import escape
 from splendor.formats.notation import format_action
-from splendor.formats.record import Annotation, GameRecord
+from splendor.formats.record import JUDGEMENTS, Annotation, GameRecord
 from splendor.players.ismcts import SearchResult
 
 __all__ = [
-    "JUDGEMENTS",
     "Analyser",
     "BotAnalyser",
     "Evaluation",
@@ -73,10 +72,6 @@ __all__ = [
     "analyse_game",
     "analyser_for",
 ]
-
-#: The judgements of a move, from the worst: each is a loss of the mover's
-#: chance of winning of at least its threshold (see :class:`Thresholds`).
-JUDGEMENTS: Final = ("blunder", "mistake", "inaccuracy")
 
 # How far an analyser's chances of winning may sum from 1 before they are refused
 # (an engine rounds what it prints); within it they are scaled to sum to 1.
@@ -124,7 +119,7 @@ class Thresholds:
 
     def judge(self, loss: float) -> str | None:
         """The judgement of a move that lost ``loss`` of a win: one of
-        :data:`JUDGEMENTS`, or None below every threshold."""
+        :data:`~splendor.formats.record.JUDGEMENTS`, or None below every threshold."""
         if loss >= self.blunder:
             return "blunder"
         if loss >= self.mistake:
@@ -382,7 +377,7 @@ class GameAnalysis:
         return tuple(f"Player {seat}" for seat in range(self.record.players))
 
     def counts(self, seat: int) -> dict[str, int]:
-        """How many moves of ``seat`` got each judgement, by :data:`JUDGEMENTS`."""
+        """How many moves of ``seat`` got each judgement (a key for each judgement)."""
         found = dict.fromkeys(JUDGEMENTS, 0)
         for move in self.moves:
             if move.seat == seat and move.judgement is not None:
