@@ -90,11 +90,12 @@ class Thresholds:
     """The losses of the mover's chance of winning that make a move a mistake.
 
     A loss is a fraction of a win: 0.20 is twenty percentage points. The
-    defaults follow what chess sites use on their win-percentage scale:
+    defaults follow what chess sites use on their win-percentage scale.
 
-    - ``inaccuracy``: at least 0.05;
-    - ``mistake``: at least 0.10;
-    - ``blunder``: at least 0.20.
+    Attributes:
+        inaccuracy: the least loss of an inaccuracy (0.05 by default).
+        mistake: the least loss of a mistake (0.10 by default).
+        blunder: the least loss of a blunder (0.20 by default).
 
     Raises:
         InvalidArgumentError: for a threshold that is not a number in
