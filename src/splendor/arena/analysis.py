@@ -654,7 +654,7 @@ def _chart(analysis: GameAnalysis) -> str:
         tip = f"{m.turn + 1}. {names[m.seat]} {m.played}: {m.comment}"
         parts.append(
             f'<circle class="{m.judgement}" data-move="{m.turn + 1}" data-seat="{m.seat}" '
-            f'cx="{x(m.turn + 1):.1f}" cy="{y(m.win_after[m.seat]):.1f}" r="{radius:g}" '
+            f'cx="{x(m.turn + 1):.1f}" cy="{y(positions[m.turn + 1][m.seat]):.1f}" r="{radius:g}" '
             f'fill="{fill}" stroke="black" stroke-width="0.8">'
             f"<title>{escape(tip)}</title></circle>"
         )
