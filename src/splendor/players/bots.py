@@ -36,6 +36,7 @@ from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.views import PlayerView, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats.record import GameRecord
+from splendor.players._level_table import LEVEL_PREFIX, level_spec
 from splendor.players._reach import shortfall
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
@@ -401,13 +402,15 @@ def load_bot(spec: str) -> Bot:
             and returns it as an :class:`~splendor.remote.Engine` (see
             :func:`~splendor.remote.open_engine`; the command is split as a
             shell would): ``"engine:./mybot --fast"``.
+            ``"level:N"`` is the bot of level ``N`` of
+            :mod:`splendor.players.levels` (``"level:5"``).
 
     Returns:
         The bot.
 
     Raises:
         InvalidArgumentError: for a ``spec`` that is not a non-empty str,
-            an unknown name, a module that cannot be imported (or fails while
+            an unknown name or level, a module that cannot be imported (or fails while
             being imported), an attribute that is not callable, a class that
             cannot be made with no arguments (or with the options given),
             malformed options, or a callable that cannot be called with the
@@ -432,6 +435,8 @@ def load_bot(spec: str) -> Bot:
         from splendor.remote.host import open_engine
 
         return open_engine(spec[len(ENGINE_PREFIX) :])
+    if spec.startswith(LEVEL_PREFIX):
+        return load_bot(level_spec(spec))
     name, options = parse_bot_spec(spec)
     factory = _factory(name, spec)
     # A function named without options is the bot itself; a class is made.
