@@ -227,7 +227,7 @@ def write_table(rows: Sequence[tuple[Rating, float, int, int]]) -> None:
     ]
     for level, (rating, cpu, _, _) in zip(LEVELS, rows, strict=True):
         lines.append(
-            f"    {level.number}: ({level.spec!r}, {rating.rating:.1f}, {rating.low:.1f}, "
+            f"    {level.number}: ({json.dumps(level.spec)}, {rating.rating:.1f}, {rating.low:.1f}, "
             f"{rating.high:.1f}, {cpu:.3g}, {rating.games}),\n"
         )
     lines.append("}\n")

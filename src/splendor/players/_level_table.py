@@ -96,7 +96,15 @@ SETTINGS: Final[tuple[tuple[int, str, str, str], ...]] = (
 
 # BEGIN MEASURED (written by benchmarks/levels.py)
 # number: (spec, rating, low, high, CPU seconds per move, games)
-MEASURED: Final[dict[int, tuple[str, float, float, float, float, int]]] = {}
+MEASURED: Final[dict[int, tuple[str, float, float, float, float, int]]] = {
+    1: ("random", 586.8, 520.1, 653.6, 6.9e-06, 1240),
+    2: ("greedy:randomness=0.8", 951.0, 900.8, 1001.1, 2.18e-05, 1240),
+    3: ("greedy:randomness=0.5", 1405.9, 1372.0, 1439.9, 4.3e-05, 1240),
+    4: ("greedy:randomness=0.25", 1626.0, 1594.5, 1657.6, 5.98e-05, 1370),
+    5: ("greedy", 1836.3, 1803.9, 1868.7, 7.51e-05, 1500),
+    6: ("ismcts:iterations=20,seconds=1.0", 1953.1, 1911.6, 1994.6, 0.00367, 510),
+    7: ("ismcts:iterations=250,seconds=3.0", 2140.8, 2089.3, 2192.3, 0.0529, 380),
+}
 # END MEASURED
 
 
