@@ -27,10 +27,19 @@ splendor.errors.InvalidArgumentError: unknown level 0: the levels are 1 to 7
 
 from __future__ import annotations
 
-from splendor.players._level_table import LEVEL_PREFIX, LEVELS, Level, level_number
+from typing import Final
+
+from splendor.players import _level_table
+from splendor.players._level_table import Level, level_number
 from splendor.players.bots import Bot, load_bot
 
 __all__ = ["LEVELS", "LEVEL_PREFIX", "Level", "level_bot"]
+
+#: The levels, weakest first: ``LEVELS[n - 1]`` is level ``n``, a :class:`Level`.
+LEVELS: Final = _level_table.LEVELS
+
+#: The start of a bot spec that names a level: ``"level:5"``.
+LEVEL_PREFIX: Final = _level_table.LEVEL_PREFIX
 
 
 def level_bot(number: int) -> Bot:
