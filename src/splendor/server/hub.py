@@ -306,7 +306,9 @@ class Table:
         found = self._bots.get(seat)
         if found is None:
             name = self.seats[seat].bot or ""
-            if name in BOTS or name in LEVEL_BOTS:
+            if name in BOTS:
+                found = BOTS[name]()
+            elif name in LEVEL_BOTS:
                 found = load_bot(name)
             elif name in self._engines:
                 found = _start_engine(self._engines[name], self._engine_time)
