@@ -227,8 +227,8 @@ def write_table(rows: Sequence[tuple[Rating, float, int, int]]) -> None:
     ]
     for level, (rating, cpu, _, _) in zip(LEVELS, rows, strict=True):
         lines.append(
-            f"    {level.number}: ({json.dumps(level.spec)}, {rating.rating:.1f}, {rating.low:.1f}, "
-            f"{rating.high:.1f}, {cpu:.3g}, {rating.games}),\n"
+            f"    {level.number}: ({json.dumps(level.spec)}, {rating.rating:.1f}, "
+            f"{rating.low:.1f}, {rating.high:.1f}, {cpu:.3g}, {rating.games}),\n"
         )
     lines.append("}\n")
     text = TABLE_FILE.read_text(encoding="utf-8")
