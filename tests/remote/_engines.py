@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Final
 
-ENGINES: Final = Path(__file__).resolve().parent / "engines"
-SRC: Final = Path(__file__).resolve().parents[2] / "src"
+ROOT: Final = Path(__file__).resolve().parents[2]
+SRC: Final = ROOT / "src"
 
 
 def served(spec: str) -> list[str]:
@@ -18,14 +18,16 @@ def served(spec: str) -> list[str]:
 
 
 def script(name: str, *args: str) -> list[str]:
-    """The command of a test engine of ``tests/remote/engines``."""
-    return [sys.executable, str(ENGINES / f"{name}.py"), *args]
+    """The command of a test engine of ``tests/remote/engines`` (run with :func:`environment`)."""
+    return [sys.executable, "-m", f"tests.remote.engines.{name}", *args]
 
 
-def environment() -> dict[str, str]:
-    """This process's environment, with this checkout's ``src`` first on the path."""
+def environment(**extra: str) -> dict[str, str]:
+    """This process's environment and ``extra``, this checkout's ``src`` and root on its path."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    path = [str(SRC), str(ROOT), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(part for part in path if part)
+    env.update(extra)
     return env
 
 

@@ -790,11 +790,18 @@ class _Loop:
             self.loop.close()
 
 
-def _forget(loop: _Loop, pid: int) -> None:
-    """The finalizer of an :class:`Engine` that was never closed: kill it, stop its loop."""
-    _kill_group(pid)
-    with contextlib.suppress(RuntimeError):
-        loop.loop.call_soon_threadsafe(loop.loop.stop)
+def _forget(loop: _Loop, core: AsyncEngine) -> None:
+    """The finalizer of an :class:`Engine` never closed: kill it, reap it, stop its loop."""
+    _kill_group(core.pid)
+
+    async def shut() -> None:
+        try:
+            await core._shut()
+        finally:
+            loop.loop.stop()
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed already
+        loop.loop.call_soon_threadsafe(lambda: loop.loop.create_task(shut()))
 
 
 class Engine:
@@ -818,7 +825,7 @@ class Engine:
     def __init__(self, core: AsyncEngine, loop: _Loop) -> None:
         self._core = core
         self._loop = loop
-        self._finalizer = weakref.finalize(self, _forget, loop, core.pid)
+        self._finalizer = weakref.finalize(self, _forget, loop, core)
 
     @property
     def id(self) -> EngineId:
