@@ -41,6 +41,7 @@ def test_the_commands_are_the_expected_ones() -> None:
         "show",
         "serve",
         "tournament",
+        "engine",
         "analyse",
     ]
 

@@ -43,6 +43,7 @@ from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
 __all__ = [
     "BOTS",
     "DEFAULT_MAX_TURNS",
+    "ENGINE_PREFIX",
     "Bot",
     "GreedyBot",
     "RandomBot",
@@ -52,6 +53,8 @@ __all__ = [
     "play_game",
 ]
 
+#: The start of a bot spec naming an engine command (see :func:`load_bot`).
+ENGINE_PREFIX: Final = "engine:"
 #: The default bound on the number of turns :func:`play_game` plays.
 DEFAULT_MAX_TURNS: Final = 1000
 # play_game(seed=None) draws its seed below this bound.
@@ -372,6 +375,10 @@ def load_bot(spec: str) -> Bot:
             Options may follow a further ``:`` as ``key=value`` pairs (see
             :func:`parse_bot_spec`); the bot's class is then made with them
             as keyword arguments: ``"ismcts:iterations=200,seed=3"``.
+            ``"engine:COMMAND"`` starts a bot engine in another process
+            and returns it as an :class:`~splendor.remote.Engine` (see
+            :func:`~splendor.remote.open_engine`; the command is split as a
+            shell would): ``"engine:./mybot --fast"``.
 
     Returns:
         The bot.
@@ -383,6 +390,8 @@ def load_bot(spec: str) -> Bot:
             cannot be made with no arguments (or with the options given),
             malformed options, or a callable that cannot be called with the
             three arguments of a bot.
+        EngineError: when an engine's process cannot be started or fails
+            its handshake.
 
     >>> load_bot("greedy")
     GreedyBot()
@@ -397,6 +406,10 @@ def load_bot(spec: str) -> Bot:
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
     if spec in BOTS:
         return BOTS[spec]()
+    if spec.startswith(ENGINE_PREFIX):
+        from splendor.remote.host import open_engine
+
+        return open_engine(spec[len(ENGINE_PREFIX) :])
     name, options = parse_bot_spec(spec)
     factory = _factory(name, spec)
     # A function named without options is the bot itself; a class is made.

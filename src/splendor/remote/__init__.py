@@ -1,0 +1,56 @@
+"""Bots in other processes: the Splendor bot protocol (SBP), its host side and its engine side.
+
+A bot engine is a program, in any language, that plays over the protocol
+on its standard input and output (see the docs' protocol page).
+:func:`open_engine` (or :func:`open_engine_async`) starts one and returns
+an :class:`Engine`, a bot usable wherever a bot is; :func:`serve` turns any
+bot into an engine (``splendor engine SPEC`` on the command line). The
+messages and their lines are in :mod:`splendor.remote.messages`.
+
+This package is no part of the rules engine (``new_game``,
+``legal_actions``, ``apply``): "engine" here always means a bot engine, a
+player in another process.
+"""
+
+from __future__ import annotations
+
+from splendor.remote.host import (
+    GRACE,
+    Analysis,
+    AsyncEngine,
+    Engine,
+    EngineId,
+    PlayResult,
+    open_engine,
+    open_engine_async,
+)
+from splendor.remote.messages import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    Clock,
+    Info,
+    Limit,
+    Option,
+    OptionValue,
+)
+from splendor.remote.serve import Analyser, serve
+
+__all__ = [
+    "GRACE",
+    "MAX_LINE",
+    "PROTOCOL_VERSION",
+    "Analyser",
+    "Analysis",
+    "AsyncEngine",
+    "Clock",
+    "Engine",
+    "EngineId",
+    "Info",
+    "Limit",
+    "Option",
+    "OptionValue",
+    "PlayResult",
+    "open_engine",
+    "open_engine_async",
+    "serve",
+]
