@@ -441,7 +441,7 @@ class GameAnalysis:
 
     def counts(self, seat: int) -> dict[str, int]:
         """How many moves of ``seat`` got each judgement (a key for each judgement)."""
-        found = dict.fromkeys(JUDGEMENTS, 0)
+        found: dict[str, int] = dict.fromkeys(JUDGEMENTS, 0)
         for move in self.moves:
             if move.seat == seat and move.judgement is not None:
                 found[move.judgement] += 1
