@@ -25,9 +25,7 @@ def run(*argv: str) -> tuple[int, str]:
 
 
 def _record(seed: int = 3) -> splendor.GameRecord:
-    return splendor.play_game(
-        [splendor.GreedyBot(), splendor.RandomBot()], seed=seed, max_turns=16
-    )
+    return splendor.play_game([splendor.GreedyBot(), splendor.RandomBot()], seed=seed, max_turns=16)
 
 
 def test_a_json_record_is_analysed_with_a_report_and_a_chart(tmp_path: Path) -> None:
