@@ -8,6 +8,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -111,8 +112,9 @@ def test_time_controls_are_checked() -> None:
         {"increment": None},
         {"increment": 1.0},
     ):
+        arguments: dict[str, Any] = bad  # wrong on purpose: the checks are tested
         with pytest.raises(InvalidArgumentError, match="TimeControl"):
-            TimeControl(**bad)
+            TimeControl(**arguments)
 
 
 # Games without a fault are play_game's games.

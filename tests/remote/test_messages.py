@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Any, Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
 import pytest
@@ -240,7 +240,7 @@ def test_a_line_that_is_not_text_is_refused() -> None:
 def _validator(part: str) -> jsonschema.Draft202012Validator:
     game = json_schema()
     protocol = protocol_schema()
-    registry: Registry[object] = Registry().with_resources(
+    registry: Registry[Any] = Registry().with_resources(
         [
             (str(game["$id"]), Resource.from_contents(game)),
             (str(protocol["$id"]), Resource.from_contents(protocol)),
