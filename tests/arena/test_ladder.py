@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ from splendor.arena.ladder import FORMAT_VERSION, Ladder, LadderError, LadderGam
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
 from splendor.arena.runs import game_seed
+from splendor.errors import EngineError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot
 
@@ -415,3 +417,40 @@ def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     db.close()
     assert os.path.getsize(path) > 0
+
+
+def engine_children() -> list[int]:
+    """The ``splendor engine`` processes this process started that still run."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"engine" in command:
+            found.append(int(entry.name))
+    return found
+
+
+ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_engines_play_in_the_ladder_and_no_process_is_left(tmp_path: Path) -> None:
+    with make(
+        tmp_path / "l.sqlite", ["random", ("bot-engine", f"{ENGINE} greedy")], seed=1
+    ) as ladder:
+        assert engine_children() == []  # the check of the spec closed it
+        games = ladder.play(2, time_per_move=5.0)
+        assert engine_children() == []
+        table = {s.name: s for s in ladder.standings()}
+    assert [game.forfeit for game in games] == [None, None]
+    assert table["bot-engine"].wins == 2
+    with make(tmp_path / "m.sqlite", ["greedy"]) as other:
+        with pytest.raises(EngineError):
+            other.add("broken", f"engine:{shlex.quote(sys.executable)} -c 'print(1)'")
+        assert [e.name for e in other.entrants()] == ["greedy"]
+    assert engine_children() == []
