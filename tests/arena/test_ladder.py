@@ -17,7 +17,7 @@ import pytest
 
 from splendor import InvalidArgumentError
 from splendor.arena import ladder as ladder_module
-from splendor.arena.ladder import FORMAT_VERSION, Ladder, LadderError, LadderGame
+from splendor.arena.ladder import FORMAT_VERSION, MAX_ENTRANTS, Ladder, LadderError, LadderGame
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
 from splendor.arena.runs import game_seed
@@ -454,3 +454,32 @@ def test_engines_play_in_the_ladder_and_no_process_is_left(tmp_path: Path) -> No
             other.add("broken", f"engine:{shlex.quote(sys.executable)} -c 'print(1)'")
         assert [e.name for e in other.entrants()] == ["greedy"]
     assert engine_children() == []
+
+
+def test_a_ladder_takes_a_bounded_number_of_entrants(tmp_path: Path) -> None:
+    with make(tmp_path / "l.sqlite", [(f"e{k}", "random") for k in range(MAX_ENTRANTS)]) as ladder:
+        with pytest.raises(LadderError, match=f"at most {MAX_ENTRANTS} entrants"):
+            ladder.add("one-more", "random")
+        assert len(ladder.entrants()) == MAX_ENTRANTS
+
+
+def test_a_large_multiplayer_ladder_deals_to_the_least_certain(tmp_path: Path) -> None:
+    specs: list[str | tuple[str, str]] = [(f"e{k}", "random") for k in range(20)]
+    with make(tmp_path / "l.sqlite", specs, players=3) as ladder:
+        first = ladder.play(3)
+        second = ladder.play(3)
+    assert len({game.seats for game in first}) == 3
+    assert not set(first[0].seats) & set(second[0].seats)
+
+
+def test_a_damaged_file_is_a_ladder_error(tmp_path: Path) -> None:
+    path = tmp_path / "l.sqlite"
+    make(path, ["greedy", "random"]).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE games")
+        db.commit()
+    with Ladder(path) as ladder:
+        with pytest.raises(LadderError, match="no such table: games"):
+            ladder.play(1)
+        with pytest.raises(LadderError, match="no such table: games"):
+            ladder.standings()
