@@ -43,6 +43,7 @@ def test_the_commands_are_the_expected_ones() -> None:
         "tournament",
         "engine",
         "ladder",
+        "analyse",
     ]
 
 

@@ -7,7 +7,18 @@ from collections.abc import Callable
 from typing import Final
 
 import splendor
-from splendor.cli import demo, engine, ladder, play, replay, serve, show, simulate, tournament
+from splendor.cli import (
+    analyse,
+    demo,
+    engine,
+    ladder,
+    play,
+    replay,
+    serve,
+    show,
+    simulate,
+    tournament,
+)
 from splendor.cli.common import Subcommands
 from splendor.server import add_common_options
 
@@ -24,6 +35,7 @@ COMMANDS: Final[tuple[Callable[[Subcommands], None], ...]] = (
     tournament.add_parser,
     engine.add_parser,
     ladder.add_parser,
+    analyse.add_parser,
 )
 
 

@@ -6,6 +6,8 @@ on its standard input and output (see the docs' protocol page).
 an :class:`Engine`, a bot usable wherever a bot is; :func:`serve` turns any
 bot into an engine (``splendor engine SPEC`` on the command line). The
 messages and their lines are in :mod:`splendor.remote.messages`.
+:func:`open_usi_engine` plays an engine of csplendor's USI-like protocol
+(:mod:`splendor.remote.usi`).
 
 This package is no part of the rules engine (``new_game``,
 ``legal_actions``, ``apply``): "engine" here always means a bot engine, a
@@ -34,6 +36,7 @@ from splendor.remote.messages import (
     OptionValue,
 )
 from splendor.remote.serve import Analyser, serve
+from splendor.remote.usi import UsiEngine, open_usi_engine
 
 __all__ = [
     "GRACE",
@@ -50,7 +53,9 @@ __all__ = [
     "Option",
     "OptionValue",
     "PlayResult",
+    "UsiEngine",
     "open_engine",
     "open_engine_async",
+    "open_usi_engine",
     "serve",
 ]
