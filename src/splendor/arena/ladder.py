@@ -698,9 +698,11 @@ class Ladder:
         finished = self.games()
         pending = self.games(finished=False)
         e = html.escape
+        digits = 0 if self.players == 2 else 1  # Elo points, or OpenSkill's smaller scale
         rows = "\n".join(
             f"<tr><td>{rank}</td><td>{e(s.name)}</td><td><code>{e(s.spec)}</code></td>"
-            f"<td>{s.rating:.0f}</td><td>{s.low:.0f}..{s.high:.0f}</td><td>{s.games}</td>"
+            f"<td>{s.rating:.{digits}f}</td><td>{s.low:.{digits}f}..{s.high:.{digits}f}</td>"
+            f"<td>{s.games}</td>"
             f"<td>{s.wins:g}</td><td>{s.forfeits}</td></tr>"
             for rank, s in enumerate(standings, 1)
         )
