@@ -366,6 +366,11 @@ def test_files_that_are_not_ladders_are_refused_clearly(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(LadderError, match="but not a ladder"):
         Ladder(other, create=True)
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # left as it was
+        assert [row[0] for row in db.execute("SELECT name FROM sqlite_master")] == ["t"]
+    with pytest.raises(InvalidArgumentError):
+        Ladder(3)  # type: ignore[arg-type]  # a wrong type on purpose
     newer = tmp_path / "newer.sqlite"
     make(newer, []).close()
     with sqlite3.connect(newer) as db:

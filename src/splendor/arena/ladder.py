@@ -44,6 +44,7 @@ import functools
 import html
 import itertools
 import json
+import os
 import random
 import sqlite3
 import unicodedata
@@ -286,6 +287,8 @@ class Ladder:
             raise InvalidArgumentError(
                 f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"
             )
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidArgumentError(f"a ladder's path is a str or a path, got {path!r}")
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise LadderError(f"there is no ladder at {self.path}")
@@ -304,7 +307,6 @@ class Ladder:
 
     def _set_up(self, create: bool, players: int | None, seed: int | None) -> tuple[int, int]:
         db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         with self._transaction():
             tables = {
@@ -349,6 +351,8 @@ class Ladder:
             raise LadderError(f"the ladder {self.path} is one of {stored_players}-player games")
         if seed is not None and seed != stored_seed:
             raise LadderError(f"the ladder {self.path} has the seed {stored_seed}")
+        # Only now that the file is known to be a ladder (another file is left as it was).
+        db.execute("PRAGMA journal_mode=WAL")
         return stored_players, stored_seed
 
     @contextlib.contextmanager
