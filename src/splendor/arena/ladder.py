@@ -539,6 +539,17 @@ class Ladder:
                 f"entrants, it has {len(entrants)}"
             )
         (deal,) = self._db.execute("SELECT COALESCE(MAX(deal) + 1, 0) FROM games").fetchone()
+        seed = game_seed(self.seed, deal)
+        chosen = self._least_certain(entrants, seed) if len(entrants) > self.players else entrants
+        # The seats of every game of the deal, rotated as in any fair schedule.
+        rotations = fair_schedule(chosen, self.players, deals=1, seed=0)
+        self._db.executemany(
+            "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
+            [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
+        )
+
+    def _least_certain(self, entrants: list[str], seed: int) -> list[str]:
+        """The table of the next deal (of seed ``seed``): see the module's text."""
         standings = {standing.name: standing for standing in self.standings()}
         met: dict[frozenset[str], int] = {}
         for game in self.games(finished=None):
@@ -562,14 +573,7 @@ class Ladder:
         ]
         best = min(ranks)
         tied = [table for table, rank in zip(tables, ranks, strict=True) if rank == best]
-        seed = game_seed(self.seed, deal)
-        chosen = tied[random.Random(seed).randrange(len(tied))]
-        # The seats of every game of the deal, rotated as in any fair schedule.
-        rotations = fair_schedule(chosen, self.players, deals=1, seed=0)
-        self._db.executemany(
-            "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
-            [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
-        )
+        return list(tied[random.Random(seed).randrange(len(tied))])
 
     def _uncertainty(self, table: Sequence[Standing]) -> float:
         """How much a game of ``table`` would tell: the widths of its ratings' intervals, summed.
