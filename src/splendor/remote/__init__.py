@@ -2,10 +2,13 @@
 
 A bot engine is a program, in any language, that plays over the protocol
 on its standard input and output (see the docs' protocol page).
-:func:`open_engine` (or :func:`open_engine_async`) starts one and returns
-an :class:`Engine`, a bot usable wherever a bot is; :func:`serve` turns any
-bot into an engine (``splendor engine SPEC`` on the command line). The
-messages and their lines are in :mod:`splendor.remote.messages`.
+:func:`~splendor.remote.host.open_engine` (or
+:func:`~splendor.remote.host.open_engine_async`) starts one and returns an
+:class:`~splendor.remote.host.Engine`, a bot usable wherever a bot is;
+:func:`~splendor.remote.serve.serve` turns any bot into an engine
+(``splendor engine SPEC`` on the command line). The messages and their
+lines are in :mod:`splendor.remote.messages`; the constants (the longest
+line, the grace of a move) stay in their modules.
 
 This package is no part of the rules engine (``new_game``,
 ``legal_actions``, ``apply``): "engine" here always means a bot engine, a
@@ -15,7 +18,6 @@ player in another process.
 from __future__ import annotations
 
 from splendor.remote.host import (
-    GRACE,
     Analysis,
     AsyncEngine,
     Engine,
@@ -24,21 +26,10 @@ from splendor.remote.host import (
     open_engine,
     open_engine_async,
 )
-from splendor.remote.messages import (
-    MAX_LINE,
-    PROTOCOL_VERSION,
-    Clock,
-    Info,
-    Limit,
-    Option,
-    OptionValue,
-)
+from splendor.remote.messages import Clock, Info, Limit, Option
 from splendor.remote.serve import Analyser, serve
 
 __all__ = [
-    "GRACE",
-    "MAX_LINE",
-    "PROTOCOL_VERSION",
     "Analyser",
     "Analysis",
     "AsyncEngine",
@@ -48,7 +39,6 @@ __all__ = [
     "Info",
     "Limit",
     "Option",
-    "OptionValue",
     "PlayResult",
     "open_engine",
     "open_engine_async",

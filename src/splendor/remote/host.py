@@ -28,6 +28,10 @@ The host never trusts the engine:
   it) on close, on a fault, when the :class:`Engine` is garbage-collected and
   at interpreter exit. No process is left behind, and none as a zombie.
 
+Every line sent and received is logged at the ``DEBUG`` level on the logger
+``splendor.remote`` (``>`` to the engine, ``<`` from it); an engine's
+``error`` lines are logged as warnings.
+
 Only the mover's view and its legal actions cross to the engine: never a
 hidden card, never the seed.
 """
@@ -345,6 +349,8 @@ class AsyncEngine:
         return f"; its last words: {tail}"
 
     def _line(self, line: bytes) -> None:
+        if _log.isEnabledFor(logging.DEBUG):
+            _log.debug("%s < %s", self.name, line.decode("utf-8", "replace").rstrip("\n"))
         try:
             message = decode_engine(line)
         except ProtocolError as error:
@@ -461,7 +467,10 @@ class AsyncEngine:
             raise EngineCrashedError(f"engine {self.name!r} is closed")
         pipe = self._transport.get_pipe_transport(0)
         assert isinstance(pipe, asyncio.WriteTransport)
-        pipe.write(encode(message))
+        line = encode(message)
+        if _log.isEnabledFor(logging.DEBUG):
+            _log.debug("%s > %s", self.name, line.decode("utf-8").rstrip("\n"))
+        pipe.write(line)
 
     async def _ask(
         self,
@@ -747,8 +756,7 @@ async def open_engine_async(
     engine = AsyncEngine(argv, timeout=timeout, grace=grace, limit=limit, name=name)
     try:
         await engine._start(cwd, env)
-        if options:
-            await engine.configure(options)
+        await engine.configure(options or {})
     except BaseException:
         await engine._shut()
         raise
@@ -812,14 +820,6 @@ class Engine:
     generator, seeded by its ``Seed`` option if it has one). ``with``
     closes it. Calls are made one at a time (from one thread, or with a
     lock): each waits for the answer of the one before.
-
-    Attributes:
-        id: who the engine says it is.
-        options: the options it offers, by name.
-        limit: the limit of a move made as a bot.
-        timeout: seconds it gets to answer a handshake, ``isready``, or a
-            move without a time limit.
-        grace: seconds it gets beyond a move's time, and to exit after ``quit``.
     """
 
     def __init__(self, core: AsyncEngine, loop: _Loop) -> None:
@@ -1020,7 +1020,7 @@ def open_engine(
 
     Args:
         command: the command line: a str (split as a shell would, with
-            :func:`shlex.split`, but run without a shell) or a sequence of
+            ``shlex.split``, but run without a shell) or a sequence of
             arguments.
         options: options to set once it is ready (names as its ``hello``
             lists them).

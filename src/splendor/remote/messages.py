@@ -359,7 +359,7 @@ class Position:
 
 @attrs.frozen
 class Go:
-    """Asks for a best move in the position of ``id``, within :attr:`limit`."""
+    """Asks for a best move in the position of ``id``, within ``limit``."""
 
     id: int
     limit: Limit = Limit()
