@@ -8,6 +8,7 @@ the engine's process is gone and reaped afterwards.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,6 +92,18 @@ def test_an_ambiguous_move_is_an_illegal_move() -> None:
         engine.play(view(state, 0))
     assert gone(engine.pid)
     engine.close()
+
+
+def test_an_error_instead_of_a_move_is_a_protocol_error_and_error_lines_are_logged_in_bounds(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="splendor.remote"):
+        engine = _start("refuse")  # 150 error lines before its readyok: logged, not fatal
+        _fails(engine, EngineProtocolError, "instead of a bestmove: internal: no idea")
+    logged = [r.getMessage() for r in caplog.records if r.name == "splendor.remote"]
+    assert logged[0] == "engine 'test': error bad-field: complaint 0"
+    assert logged[100] == "engine 'test': no more of its error lines are logged"
+    assert len(logged) == 101
 
 
 def test_no_answer_within_the_time_and_the_grace_is_a_timeout() -> None:

@@ -124,6 +124,8 @@ STDERR_TAIL: Final = 65_536
 
 # The most info lines kept for one search (the last ones).
 _MAX_INFO: Final = 10_000
+# The most error lines of one engine logged (an engine may send them without end).
+_MAX_LOGGED: Final = 100
 # The characters of standard error quoted in the message of a crash.
 _QUOTED_TAIL: Final = 600
 
@@ -279,6 +281,7 @@ class AsyncEngine:
         self._last_id = 0
         self._game: tuple[int, Rules] | None = None
         self._last_turn = -1
+        self._logged = 0
         self._lock = asyncio.Lock()
         self._finalizer: weakref.finalize[[int], AsyncEngine] | None = None  # kills it if forgotten
 
@@ -358,11 +361,16 @@ class AsyncEngine:
             return
         pending = self._pending
         if isinstance(message, ErrorMessage):
-            _log.warning("engine %r: error %s: %s", self.name, message.code, message.message)
+            self._logged += 1
+            if self._logged <= _MAX_LOGGED:
+                _log.warning("engine %r: error %s: %s", self.name, message.code, message.message)
+                if self._logged == _MAX_LOGGED:
+                    _log.warning("engine %r: no more of its error lines are logged", self.name)
             if pending is None:
                 return
             if pending.kind == "readyok":
-                pending.errors.append(message)
+                if len(pending.errors) < _MAX_LOGGED:
+                    pending.errors.append(message)
             elif pending.kind == "hello" or message.id in (None, pending.id):
                 self._fail(
                     EngineProtocolError(
@@ -399,6 +407,7 @@ class AsyncEngine:
         pending = self._pending
         if pending is not None and not pending.future.done():
             pending.future.set_exception(self._fault)
+            pending.future.exception()  # seen: whoever waits raises it, nobody else warns of it
 
     # Talking to it.
 
@@ -536,7 +545,7 @@ class AsyncEngine:
                 await self._answer(request, self.timeout)
             finally:
                 self._pending = None
-            if request.errors:
+            if checked and request.errors:
                 first = request.errors[0]
                 raise InvalidArgumentError(
                     f"engine {self.name!r} refused an option: {first.code}: {first.message}"

@@ -35,6 +35,7 @@ def run(
     *,
     name: str = "test",
     on_stop: Callable[[], None] | None = None,
+    before_ready: Callable[[], None] | None = None,
 ) -> None:
     """Answer the host until ``quit``; ``go(go_message, position_message)`` answers each ``go``."""
     write_pid()
@@ -45,6 +46,8 @@ def run(
         if kind == "hello":
             send({"type": "hello", "protocol": 1, "name": name, "options": []})
         elif kind == "isready":
+            if before_ready is not None:
+                before_ready()
             send({"type": "readyok"})
         elif kind == "position":
             position = message
