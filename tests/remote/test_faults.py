@@ -24,7 +24,7 @@ from splendor.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from splendor.remote import Engine, Info, Limit, open_engine, open_engine_async
+from splendor.remote import Clock, Engine, Info, Limit, open_engine, open_engine_async
 from splendor.remote.host import STDERR_TAIL
 from tests.builders import bonus_cards, deal, toks, with_player
 
@@ -110,6 +110,20 @@ def test_no_answer_within_the_time_and_the_grace_is_a_timeout() -> None:
     engine = _start("silent", grace=0.2)
     with _within(2.0):
         _fails(engine, EngineTimeoutError, r"no bestmove within 0\.50 s", Limit(time=0.3))
+
+
+def test_with_a_clock_the_mover_gets_its_remaining_time_and_the_grace() -> None:
+    engine = _start("silent", grace=0.2)
+    clock = Clock(remaining=(0.3, 60.0), increment=5.0)
+    with _within(2.0):
+        _fails(engine, EngineTimeoutError, r"no bestmove within 0\.50 s", Limit(clock=clock))
+
+
+def test_an_engine_of_another_protocol_version_is_refused(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    with _within(5.0), pytest.raises(EngineProtocolError, match="speaks protocol 2, not 1"):
+        open_engine(script("future"), env=environment(ENGINE_PIDFILE=str(pidfile)))
+    assert gone(int(pidfile.read_text()))
 
 
 def test_without_a_time_limit_the_engine_gets_the_timeout() -> None:
