@@ -69,7 +69,7 @@ THIRD_PARTY: Final[dict[str, frozenset[str]]] = {
     "splendor.players": frozenset({"attrs"}),
     "splendor.testing": frozenset({"attrs"}),
     "splendor.fast": frozenset({"attrs", "numpy"}),
-    "splendor.arena": frozenset({"attrs", "ray"}),
+    "splendor.arena": frozenset({"attrs", "openskill", "ray"}),
     "splendor.rl": frozenset(
         {"attrs", "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}
     ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from splendor.errors import (
     EngineMoveError,
     EngineProtocolError,
     EngineTimeoutError,
+    MissingExtraError,
 )
 from splendor.formats.record import Forfeit
 
@@ -361,3 +363,16 @@ def test_a_tournament_under_a_time_control_is_reproducible_with_skill_ratings() 
     assert "ordinal" in first.format()
     with pytest.raises(InvalidArgumentError, match="time_control"):
         round_robin(["greedy", "random"], games=2, time_control=1.0)  # type: ignore[arg-type]
+
+
+def test_without_openskill_the_multiplayer_rating_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "openskill", None)  # importing it now raises ImportError
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    with pytest.raises(MissingExtraError, match=r"\[arena\]") as info:
+        rate_skill(["a", "b", "c"], [])
+    assert info.value.extra == "arena"
+    with pytest.raises(MissingExtraError, match="3 or 4 players"):
+        round_robin(["greedy", "random", "random"], players=3, games=3)
+    assert round_robin(["greedy", "random"], games=2).skill_ratings == ()

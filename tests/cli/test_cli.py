@@ -83,7 +83,7 @@ def test_the_package_documentation_lists_every_command() -> None:
     commands = next(
         action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
     )
-    assert len(commands.choices) == 7
+    assert len(commands.choices) == 9
     for name in commands.choices:
         assert f"* ``splendor {name}" in (splendor.cli.__doc__ or "")
 

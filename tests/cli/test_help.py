@@ -42,6 +42,8 @@ def test_the_commands_are_the_expected_ones() -> None:
         "serve",
         "tournament",
         "engine",
+        "ladder",
+        "analyse",
     ]
 
 

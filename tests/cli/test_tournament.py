@@ -134,3 +134,18 @@ def test_bad_time_controls_and_deals_are_usage_errors(
     code, _ = run("tournament", "--bots", "greedy", "random", *options, "-q")
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_tournament_seats_engine_processes_with_a_time_control() -> None:
+    faulty = Path(__file__).resolve().parents[1] / "arena" / "engines" / "faulty.py"
+    illegal = f"engine:{sys.executable} {faulty} illegal 4"
+    plays = f"engine:{sys.executable} {faulty} none 0"
+    code, text = run(
+        "tournament", "--bots", illegal, plays, "--deals", "1", "--time-per-move", "2",
+        "--no-color", "-q",
+    )  # fmt: skip
+    assert code == 0
+    assert "2 games, 2 players, seed 0" in text
+    assert "Forfeits (2)" in text
+    assert text.count("illegal-move") == 2
+    assert "played an illegal move: index" in text

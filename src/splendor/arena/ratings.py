@@ -50,8 +50,8 @@ class GameResult:
     Attributes:
         index: the game's number in the tournament.
         seed: the seed of its deal and of the bots' generators.
-        entrants: the entrant (its index in :attr:`TournamentResult.names`)
-            at each seat.
+        entrants: the entrant at each seat: its index in the entrants' names
+            (:attr:`splendor.arena.tournament.TournamentResult.names`).
         winners: the winning seats; ``()`` when the game stopped unfinished
             at the bound on turns.
         points: the prestige points of each seat at the end.

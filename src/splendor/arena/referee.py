@@ -14,8 +14,14 @@ The reasons of a forfeit are those of :data:`~splendor.formats.record.FORFEIT_RE
 - ``"crash"``: it raised an exception (an engine process died);
 - ``"protocol"``: an engine process broke the bot protocol.
 
-A bot in this process cannot be stopped while it thinks: it is timed by the
-wall clock, and a move that comes too late is a timeout once it comes.
+A bot engine in another process (a :class:`~splendor.remote.Engine`) is
+given each move a :class:`~splendor.remote.Limit` with the move's time and
+the clocks, and its host stops waiting at that time plus the engine's grace
+(:data:`~splendor.remote.GRACE`): its move's time is what the host measured,
+and a move within the grace counts (its clock may then go below zero by the
+grace, and is counted as zero). The process of an engine that forfeits is
+ended. A bot in this process cannot be stopped while it thinks: it is timed
+by the wall clock, and a move that comes too late is a timeout once it comes.
 
 :func:`fair_schedule` lists the games of a fair round robin: every deal is
 played with the seats rotated, so every entrant of a table plays it from
@@ -59,6 +65,8 @@ from splendor.players.bots import (
     table_names,
 )
 from splendor.players.protocol import ACTION_TYPES
+from splendor.remote.host import Engine
+from splendor.remote.messages import Clock, Limit
 
 __all__ = ["TABLE_DEALS", "Table", "TimeControl", "fair_schedule", "referee_game"]
 
@@ -259,6 +267,13 @@ def referee_game(
         forfeiting one after a forfeit (:attr:`~splendor.GameRecord.forfeit`),
         or ``None`` when the game stopped at ``max_turns``.
 
+    An engine in another process (:class:`~splendor.remote.Engine`) plays
+    through :meth:`~splendor.remote.Engine.play` with a
+    :class:`~splendor.remote.Limit` built from the time control (or its own
+    :attr:`~splendor.remote.Engine.limit` without one); its
+    :class:`~splendor.errors.EngineError` gives the forfeit's reason, and a
+    forfeiting engine's process is ended.
+
     Raises:
         InvalidArgumentError: for a bad table, names, seed, time control,
             rules or ``max_turns`` (before any move is played).
@@ -289,22 +304,33 @@ def referee_game(
         actions = legal_actions(state)
         budget = control.budget(clocks[seat])
         bot = table[seat]
+        grace = 0.0
         started = time.perf_counter()
         try:
-            action = bot(view(state, seat), actions, rngs[seat])
+            if isinstance(bot, Engine):
+                grace = bot.grace
+                played = bot.play(
+                    view(state, seat), _limit(bot, control, clocks, budget), actions=actions
+                )
+                action, spent = played.action, played.time
+            else:
+                action = bot(view(state, seat), actions, rngs[seat])
+                spent = time.perf_counter() - started
         except EngineError as error:
             return record.forfeited(seat, error.reason, _detail(error))
         except Exception as error:  # any failure of a bot is its forfeit
+            _end(bot)
             return record.forfeited(seat, "crash", _detail(error))
-        spent = time.perf_counter() - started
-        if budget is not None and spent > budget:
+        if budget is not None and spent > budget + grace:
+            _end(bot)
             return record.forfeited(
                 seat, "timeout", f"the move took {spent:.3f} s; the bound was {budget:.3f} s"
             )
         remaining = clocks[seat]
         if remaining is not None:
-            clocks[seat] = remaining - spent + control.increment
+            clocks[seat] = max(remaining - spent, 0.0) + control.increment
         if type(action) not in ACTION_TYPES:
+            _end(bot)
             return record.forfeited(
                 seat,
                 "illegal-move",
@@ -313,8 +339,28 @@ def referee_game(
         try:
             record = record.append(action)
         except SplendorError as error:
+            _end(bot)
             return record.forfeited(seat, "illegal-move", _detail(error))
     return record
+
+
+def _limit(
+    engine: Engine, control: TimeControl, clocks: Sequence[float | None], budget: float | None
+) -> Limit:
+    """The limit of an engine's move: the move's time and the clocks, or its own limit."""
+    if control.move is None and control.game is None:
+        return engine.limit
+    clock = None
+    if control.game is not None:
+        clock = Clock(tuple(c or 0.0 for c in clocks), control.increment)
+    # With a clock only, the host reads the mover's time from it.
+    return Limit(time=budget if control.move is not None else None, clock=clock)
+
+
+def _end(bot: object) -> None:
+    """End the process of an engine that forfeits (a bot in this process is left alone)."""
+    if isinstance(bot, Engine):
+        bot.close()
 
 
 def _short(value: object) -> str:

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 import attrs
 
@@ -46,17 +47,25 @@ from splendor.arena.runs import kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec, play_game
+from splendor.players.bots import (
+    DEFAULT_MAX_TURNS,
+    ENGINE_PREFIX,
+    Bot,
+    parse_bot_spec,
+    play_game,
+)
 from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
     "GameResult",
+    "RatedEntrant",
     "Rating",
     "SkillRating",
     "TournamentResult",
     "make_bot",
     "parse_bot_spec",
     "play_result",
+    "plot_ratings",
     "rate",
     "rate_skill",
     "round_robin",
@@ -192,7 +201,43 @@ class TournamentResult:
         return _plot(self.ratings, self.players, len(self.games))
 
 
-def _plot(ratings: Sequence[Rating], players: int, games: int) -> str:
+class RatedEntrant(Protocol):
+    """What :func:`plot_ratings` draws of an entrant: its name, rating and interval."""
+
+    @property
+    def name(self) -> str:
+        """The entrant's name."""
+
+    @property
+    def rating(self) -> float:
+        """Its rating."""
+
+    @property
+    def low(self) -> float:
+        """The lower end of the rating's interval."""
+
+    @property
+    def high(self) -> float:
+        """The upper end of the rating's interval."""
+
+
+def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -> str:
+    """A plot of ratings with their 95% intervals, in the order given, as an SVG document.
+
+    Args:
+        ratings: the entrants, each with a name, a rating and its interval
+            (:class:`Rating`, or a ladder's standings).
+        players: the players per game, for the title.
+        games: the games the ratings come from, for the title.
+
+    >>> plot = plot_ratings(rate(["a", "b"], []), players=2, games=0)
+    >>> plot.startswith("<svg"), "(0 games, 2 players)" in plot
+    (True, True)
+    """
+    return _plot(ratings, players, games)
+
+
+def _plot(ratings: Sequence[RatedEntrant], players: int, games: int) -> str:
     label_width = 8 * max(len(r.name) for r in ratings) + 20
     plot_width = 420
     row = 28
@@ -312,18 +357,82 @@ def play_result(
     return GameResult.of_record(index, entrants, record)
 
 
+def _close(bot: object) -> None:
+    """Close a bot that holds a resource (an engine's process), if it has ``close``."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
 def _play_task(task: _Task) -> GameResult:
+    """Play one game of a tournament with bots made for it, closed after it."""
     index, seed, specs, entrants, max_turns, time_control = task
-    bots = [make_bot(spec) for spec in specs]
-    return play_result(
-        bots,
-        index=index,
-        seed=seed,
-        entrants=entrants,
-        max_turns=max_turns,
-        refereed=True,
-        time_control=time_control,
-    )
+    bots: list[Bot] = []
+    try:
+        for spec in specs:
+            bots.append(make_bot(spec))
+        return play_result(
+            bots,
+            index=index,
+            seed=seed,
+            entrants=entrants,
+            max_turns=max_turns,
+            refereed=True,
+            time_control=time_control,
+        )
+    finally:
+        for bot in bots:
+            _close(bot)
+
+
+def _play_here(
+    tasks: Sequence[_Task], progress: Callable[[int, int], None] | None
+) -> Iterator[tuple[int, GameResult]]:
+    """Play the games in this process, one engine process per entrant for all its games.
+
+    An engine is started once and plays every game of its entrant, told of
+    each new game by the bot protocol, until it forfeits (its process is
+    then ended, and a new one plays the next game); every engine is closed
+    when the games end or fail. Other bots are made afresh for each game, as
+    in :func:`_play_task`.
+    """
+    engines: dict[int, Bot] = {}
+    try:
+        for done, task in enumerate(tasks, 1):
+            index, seed, specs, entrants, max_turns, time_control = task
+            bots: list[Bot] = []
+            made: list[Bot] = []
+            for spec, entrant in zip(specs, entrants, strict=True):
+                if spec.startswith(ENGINE_PREFIX):
+                    if entrant not in engines:
+                        engines[entrant] = make_bot(spec)
+                    bots.append(engines[entrant])
+                else:
+                    bots.append(make_bot(spec))
+                    made.append(bots[-1])
+            try:
+                result = play_result(
+                    bots,
+                    index=index,
+                    seed=seed,
+                    entrants=entrants,
+                    max_turns=max_turns,
+                    refereed=True,
+                    time_control=time_control,
+                )
+            finally:
+                for bot in made:
+                    _close(bot)
+            if result.forfeit is not None:
+                loser = entrants[result.forfeit.seat]
+                if loser in engines:
+                    _close(engines.pop(loser))
+            if progress is not None:
+                progress(done, len(tasks))
+            yield index, result
+    finally:
+        for bot in engines.values():
+            _close(bot)
 
 
 def _names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -349,7 +458,7 @@ def check_run(
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
     for spec in specs:
-        make_bot(spec)
+        _close(make_bot(spec))
 
 
 def round_robin(
@@ -430,7 +539,13 @@ def round_robin(
                 )
             )
     results: list[GameResult | None] = [None] * len(tasks)
-    for index, result in run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress):
+    here = workers == 1 and ray is None and any(s.startswith(ENGINE_PREFIX) for s in specs)
+    runs = (
+        _play_here(tasks, progress)
+        if here
+        else run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress)
+    )
+    for index, result in runs:
         results[index] = result
     played = tuple(r for r in results if r is not None)
     n = len(specs)

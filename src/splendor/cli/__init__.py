@@ -11,8 +11,12 @@ bots. The commands:
   :mod:`splendor.server`);
 * ``splendor tournament``: a rated round robin between bots
   (:mod:`splendor.arena.tournament`);
+* ``splendor ladder``: a persistent rated ladder of bots and engines in an
+  SQLite file (:mod:`splendor.arena.ladder`);
 * ``splendor engine SPEC``: serve a bot over the bot protocol
-  (:mod:`splendor.remote`), so that any host can play it.
+  (:mod:`splendor.remote`), so that any host can play it;
+* ``splendor analyse RECORD``: evaluate every position of a saved game and
+  judge every move (:mod:`splendor.arena.analysis`).
 
 Colour, tables and progress bars come from `rich`_ when it is installed
 (``pip install "splendor-rules[cli]"``); without it the output is plain text.
@@ -27,7 +31,8 @@ The package, one module per concern:
 * :mod:`~splendor.cli.demo`, :mod:`~splendor.cli.play` (with :mod:`~splendor.cli.prompt`
   and :mod:`~splendor.cli.choices`), :mod:`~splendor.cli.simulate` (with
   :mod:`~splendor.cli.stats`), :mod:`~splendor.cli.replay`, :mod:`~splendor.cli.show`,
-  :mod:`~splendor.cli.serve`, :mod:`~splendor.cli.tournament`, :mod:`~splendor.cli.engine`:
+  :mod:`~splendor.cli.serve`, :mod:`~splendor.cli.tournament`, :mod:`~splendor.cli.engine`,
+  :mod:`~splendor.cli.ladder`, :mod:`~splendor.cli.analyse`:
   one module per command;
 * :mod:`~splendor.cli.parser`: the argument parser, built from the commands' own parts.
 

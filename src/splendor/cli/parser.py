@@ -7,7 +7,18 @@ from collections.abc import Callable
 from typing import Final
 
 import splendor
-from splendor.cli import demo, engine, play, replay, serve, show, simulate, tournament
+from splendor.cli import (
+    analyse,
+    demo,
+    engine,
+    ladder,
+    play,
+    replay,
+    serve,
+    show,
+    simulate,
+    tournament,
+)
 from splendor.cli.common import Subcommands
 from splendor.server import add_common_options
 
@@ -23,6 +34,8 @@ COMMANDS: Final[tuple[Callable[[Subcommands], None], ...]] = (
     serve.add_parser,
     tournament.add_parser,
     engine.add_parser,
+    ladder.add_parser,
+    analyse.add_parser,
 )
 
 

@@ -27,7 +27,16 @@ from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats._replay import check_result, play_turn
 
-__all__ = ["FORFEIT_REASONS", "MAX_FORFEIT_DETAIL", "MAX_SEED", "Forfeit", "GameRecord"]
+__all__ = [
+    "FORFEIT_REASONS",
+    "JUDGEMENTS",
+    "MAX_COMMENT",
+    "MAX_FORFEIT_DETAIL",
+    "MAX_SEED",
+    "Annotation",
+    "Forfeit",
+    "GameRecord",
+]
 
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 _STANDARD: Final = Rules()
@@ -93,6 +102,93 @@ class Forfeit:
             raise InvalidArgumentError(
                 f"Forfeit.detail must be a str of at most {MAX_FORFEIT_DETAIL} characters, "
                 f"got {short_repr(value)}"
+            )
+
+
+#: The judgements of a move in an :class:`Annotation`, from the worst.
+JUDGEMENTS: Final = ("blunder", "mistake", "inaccuracy")
+#: The longest :attr:`Annotation.comment` and :attr:`Annotation.best`, in characters.
+MAX_COMMENT: Final = 1000
+
+
+def _check_chances(
+    instance: object, attribute: attrs.Attribute[tuple[float, ...]], value: object
+) -> None:
+    if (
+        type(value) is not tuple
+        or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS
+        or not all(type(p) is float and 0.0 <= p <= 1.0 for p in value)
+    ):
+        raise InvalidArgumentError(
+            f"Annotation.{attribute.name} must be a tuple of one float from 0 to 1 per seat, "
+            f"got {short_repr(value)}"
+        )
+
+
+def _check_text(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if type(value) is not str or len(value) > MAX_COMMENT:
+        raise InvalidArgumentError(
+            f"Annotation.{attribute.name} must be a str of at most {MAX_COMMENT} characters, "
+            f"got {short_repr(value)}"
+        )
+
+
+def _check_judgement(
+    instance: object, attribute: attrs.Attribute[str | None], value: object
+) -> None:
+    if value is not None and (type(value) is not str or value not in JUDGEMENTS):
+        raise InvalidArgumentError(
+            f"Annotation.judgement must be None or one of {', '.join(JUDGEMENTS)}, "
+            f"got {short_repr(value)}"
+        )
+
+
+@attrs.frozen
+class Annotation:
+    """What an analysis says of one move of a record (see :mod:`splendor.arena.analysis`).
+
+    Attributes:
+        win_before: each seat's chance of winning before the move, in seat order.
+        win_after: each seat's chance of winning after the move played.
+        best: the analyser's best move, in the action notation.
+        judgement: ``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or None.
+        comment: a remark for people (at most :data:`MAX_COMMENT` characters).
+
+    >>> Annotation((0.6, 0.4), (0.3, 0.7), "b12", "blunder").judgement
+    'blunder'
+
+    Raises:
+        InvalidArgumentError: for chances that are not floats from 0 to 1,
+            an unknown judgement or a text that is not a short str.
+    """
+
+    win_before: tuple[float, ...] = attrs.field(validator=_check_chances)
+    win_after: tuple[float, ...] = attrs.field(validator=_check_chances)
+    best: str = attrs.field(validator=_check_text)
+    judgement: str | None = attrs.field(default=None, validator=_check_judgement)
+    comment: str = attrs.field(default="", validator=_check_text)
+
+
+def _check_annotations(value: object, players: int, actions: int) -> None:
+    if value is None:
+        return
+    if type(value) is not tuple or len(value) != actions:
+        raise InvalidArgumentError(
+            f"GameRecord.annotations must be None or a tuple of one entry per action "
+            f"({actions}), got {short_repr(value)}"
+        )
+    for index, note in enumerate(value):
+        if note is None:
+            continue
+        if not isinstance(note, Annotation):
+            raise InvalidArgumentError(
+                f"GameRecord.annotations[{index}] must be an Annotation or None, "
+                f"got {short_repr(note)}"
+            )
+        if len(note.win_before) != players or len(note.win_after) != players:
+            raise InvalidArgumentError(
+                f"GameRecord.annotations[{index}] must give a chance for each of the "
+                f"{players} seats"
             )
 
 
@@ -198,6 +294,9 @@ class GameRecord:
             when a seat forfeits.
         forfeit: the :class:`Forfeit` that ended the game early, if any;
             :attr:`result` is then every other seat.
+        annotations: what an analysis says of each move (an
+            :class:`Annotation` or None per action), if the record was
+            analysed; :meth:`append` drops them.
 
     >>> import random
     >>> from splendor import legal_actions
@@ -222,6 +321,7 @@ class GameRecord:
     names: tuple[str, ...] | None = None
     result: tuple[int, ...] | None = None
     forfeit: Forfeit | None = None
+    annotations: tuple[Annotation | None, ...] | None = None
     # The final state once computed, in a box of at most one item so that a
     # frozen record can remember it; equal records have equal final states.
     _final: list[GameState] = attrs.field(
@@ -240,6 +340,7 @@ class GameRecord:
             names: tuple[str, ...] | None = ...,
             result: tuple[int, ...] | None = ...,
             forfeit: Forfeit | None = ...,
+            annotations: tuple[Annotation | None, ...] | None = ...,
         ) -> None: ...
 
     def __init__(
@@ -251,6 +352,7 @@ class GameRecord:
         names: tuple[str, ...] | None = None,
         result: tuple[int, ...] | None = None,
         forfeit: Forfeit | None = None,
+        annotations: tuple[Annotation | None, ...] | None = None,
     ) -> None:
         _check_players(players)
         _check_seed(seed)
@@ -258,7 +360,8 @@ class GameRecord:
         _check_actions(actions)
         _check_names(names, players)
         _check_result(result, players, forfeit)
-        self.__attrs_init__(players, seed, rules, actions, names, result, forfeit)
+        _check_annotations(annotations, players, len(actions))
+        self.__attrs_init__(players, seed, rules, actions, names, result, forfeit, annotations)
 
     @classmethod
     def start(
@@ -422,6 +525,32 @@ class GameRecord:
         record._final.append(state)
         return record
 
+    def annotated(self, annotations: tuple[Annotation | None, ...] | None) -> GameRecord:
+        """This record with ``annotations`` (one per action, or None to drop them).
+
+        Raises:
+            InvalidArgumentError: for annotations that are not one
+                :class:`Annotation` or None per action, with a chance per seat.
+
+        >>> record = GameRecord(2, seed=1).annotated(())
+        >>> record.annotations
+        ()
+        """
+        _check_annotations(annotations, self.players, len(self.actions))
+        record = GameRecord.__new__(GameRecord)
+        record.__attrs_init__(
+            self.players,
+            self.seed,
+            self.rules,
+            self.actions,
+            self.names,
+            self.result,
+            self.forfeit,
+            annotations,
+        )
+        record._final[:] = self._final
+        return record
+
     def forfeited(self, seat: int, reason: str, detail: str = "") -> GameRecord:
         """The record of this game ended by the forfeit of ``seat``.
 
@@ -466,6 +595,7 @@ class GameRecord:
             self.names,
             tuple(other for other in range(self.players) if other != seat),
             forfeit,
+            self.annotations,
         )
         record._final.append(final)
         return record

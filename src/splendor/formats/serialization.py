@@ -84,7 +84,7 @@ from splendor.formats._strict_json import (
     quoted,
     shown,
 )
-from splendor.formats.record import Forfeit, GameRecord
+from splendor.formats.record import Annotation, Forfeit, GameRecord
 from splendor.schema import FORMAT_VERSION, RECORD_FORMAT_VERSION, RECORD_FORMATS
 
 __all__ = [
@@ -265,6 +265,7 @@ class _RecordV2:
     actions: tuple[Action, ...]
     names: tuple[str, ...] | None = None
     result: _Result | None = None
+    annotations: tuple[Annotation | None, ...] | None = None
 
 
 @attrs.frozen
@@ -284,15 +285,23 @@ def _record_document(record: GameRecord) -> _RecordV2:
         raise TypeError(f"expected a GameRecord, got {record!r}")
     result = None if record.result is None else _Result(record.result, record.forfeit)
     return _RecordV2(
-        record.players, record.seed, record.rules, record.actions, record.names, result
+        record.players,
+        record.seed,
+        record.rules,
+        record.actions,
+        record.names,
+        result,
+        record.annotations,
     )
 
 
 def _built_record(document: _RecordV1 | _RecordV2) -> GameRecord:
     """The record of a loaded document, checked as GameRecord checks it, then replayed."""
+    annotations = None
     if isinstance(document, _RecordV2):
         result = None if document.result is None else document.result.winners
         forfeit = None if document.result is None else document.result.forfeit
+        annotations = document.annotations
     else:
         result, forfeit = document.result, None
     try:
@@ -307,6 +316,11 @@ def _built_record(document: _RecordV1 | _RecordV2) -> GameRecord:
         )
     except SplendorError as error:
         raise at(Invalid(str(error)), "result") from error
+    if annotations is not None:
+        try:
+            record = record.annotated(annotations)
+        except SplendorError as error:
+            raise at(Invalid(str(error)), "annotations") from error
     _check_loaded_record(record)
     return record
 
@@ -426,9 +440,21 @@ def make_converter() -> JsonConverter:
     record_unstructure = _strict.tagged_unstructure(
         converter, _RecordV2, "format", RECORD_FORMAT_VERSION, omit_defaults=False
     )
-    converter.register_unstructure_hook(
-        GameRecord, lambda record: record_unstructure(_record_document(record))
+    converter.register_structure_hook(
+        Annotation,
+        _strict.class_structure(
+            converter, Annotation, required=("win_before", "win_after", "best")
+        ),
     )
+
+    def unstructure_record(record: GameRecord) -> dict[str, object]:
+        document = record_unstructure(_record_document(record))
+        if document.get("annotations") is None:
+            # Written only by an analysis: a record without them is written as before.
+            document.pop("annotations", None)
+        return document
+
+    converter.register_unstructure_hook(GameRecord, unstructure_record)
     converter.register_structure_hook(GameRecord, _record_structure(converter))
     return converter
 

@@ -9,6 +9,8 @@ on its standard input and output (see the docs' protocol page).
 (``splendor engine SPEC`` on the command line). The messages and their
 lines are in :mod:`splendor.remote.messages`; the constants (the longest
 line, the grace of a move) stay in their modules.
+:func:`~splendor.remote.usi.open_usi_engine` plays an engine of csplendor's
+USI-like protocol (:mod:`splendor.remote.usi`).
 
 This package is no part of the rules engine (``new_game``,
 ``legal_actions``, ``apply``): "engine" here always means a bot engine, a
@@ -28,6 +30,7 @@ from splendor.remote.host import (
 )
 from splendor.remote.messages import Clock, Info, Limit, Option
 from splendor.remote.serve import Analyser, serve
+from splendor.remote.usi import UsiEngine, open_usi_engine
 
 __all__ = [
     "Analyser",
@@ -40,7 +43,9 @@ __all__ = [
     "Limit",
     "Option",
     "PlayResult",
+    "UsiEngine",
     "open_engine",
     "open_engine_async",
+    "open_usi_engine",
     "serve",
 ]

@@ -694,7 +694,8 @@ function drawComposer() {
 
 // The lobby -------------------------------------------------------------------------
 
-function seatRow(number) {
+// engines: the names of the bot engines the server's operator offers (GET /api/bots).
+function seatRow(number, engines) {
   const defaults = ["person", "bot:greedy", "none", "none"];
   return el(
     "div",
@@ -707,6 +708,7 @@ function seatRow(number) {
         ["person", "Person"],
         ["bot:greedy", "Greedy bot"],
         ["bot:random", "Random bot"],
+        ...engines.map((name) => [`bot:${name}`, `${name} (engine)`]),
         ...(number >= 2 ? [["none", "Empty"]] : []),
       ].map(([value, label]) => el("option", { value, selected: value === defaults[number] }, label)),
     ),
@@ -789,7 +791,9 @@ async function start() {
   } else {
     document.getElementById("lobby").hidden = false;
     const rows = document.getElementById("seat-rows");
-    for (let i = 0; i < 4; i++) rows.append(seatRow(i));
+    const offered = await fetch("/api/bots");
+    const engines = offered.ok ? (await offered.json()).engines : [];
+    for (let i = 0; i < 4; i++) rows.append(seatRow(i, engines));
     document.getElementById("create").addEventListener("submit", createTable);
   }
 }
