@@ -61,7 +61,7 @@ def _games(
 
 
 def _start_up(spec: str, times: int = 3) -> tuple[float, float]:
-    """Seconds to start an engine and shake hands, and its CPU seconds from start to exit."""
+    """Seconds to start an engine, shake hands and quit; its CPU seconds from start to exit."""
     children = _children_cpu()
     start = time.perf_counter()
     for _ in range(times):
@@ -112,9 +112,8 @@ def main() -> int:
 
     started, idle = _start_up("random")
     print(
-        f"an engine (splendor engine random) starts and shakes hands in {1000 * started:.0f} ms, "
-        f"and uses {1000 * idle:.0f} ms of CPU from start to exit without a move "
-        "(left out below)"
+        f"an engine (splendor engine random) starts, shakes hands and quits in "
+        f"{1000 * started:.0f} ms, using {1000 * idle:.0f} ms of CPU (left out below)"
     )
     local = _games(lambda: [RandomBot(), RandomBot()], args.games, args.seed)
     moves, seconds, own, engines = _games(
