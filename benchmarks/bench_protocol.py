@@ -103,7 +103,7 @@ def _wire(positions: int, seed: int) -> tuple[float, float, int]:
 
 def main() -> int:
     """Run the benchmark and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games of each measurement")
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--positions", type=int, default=300, help="positions of the wire test")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -203,3 +205,22 @@ def test_an_engine_that_is_never_closed_is_killed_when_it_is_collected() -> None
     del engine
     gc.collect()
     assert gone(pid)
+
+
+def test_an_engine_left_open_is_killed_when_the_interpreter_exits() -> None:
+    program = (
+        "import sys\n"
+        "from splendor.remote import open_engine\n"
+        "engine = open_engine(sys.argv[1:])\n"
+        "print(engine.pid, flush=True)\n"
+        "# exits without closing it\n"
+    )
+    host = subprocess.run(
+        [sys.executable, "-c", program, *script("stubborn")],
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert gone(int(host.stdout))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -13,6 +14,7 @@ from splendor import new_game, view
 from splendor.remote import Limit, open_engine
 
 from ._engines import ROOT, environment, served
+from ._schema import validator
 
 TRANSCRIPT: Final = ROOT / "docs" / "protocol-transcript.txt"
 
@@ -39,3 +41,6 @@ def test_the_protocol_page_shows_a_real_exchange(caplog: pytest.LogCaptureFixtur
     if os.environ.get("SPLENDOR_WRITE_TRANSCRIPT"):
         TRANSCRIPT.write_text(written, encoding="utf-8")
     assert _normal(written) == _normal(TRANSCRIPT.read_text(encoding="utf-8"))
+    for line in lines:  # every line of a real exchange fits the schema, both ways
+        side = "hostMessage" if line.startswith(">") else "engineMessage"
+        validator(side).validate(json.loads(line[2:]))
