@@ -25,6 +25,7 @@ from splendor.errors import (
     EngineMoveError,
     EngineProtocolError,
     EngineTimeoutError,
+    InvalidArgumentError,
 )
 from splendor.remote import Clock, Engine, Info, Limit, open_engine, open_engine_async
 from splendor.remote.host import STDERR_TAIL
@@ -148,6 +149,13 @@ def test_an_infinite_search_is_stopped_after_its_time() -> None:
         analysis = engine.analyse(_first(), Limit(infinite=True, time=0.2))
         assert analysis.best == legal_actions(_first())[0]
         assert analysis.latest == Info(win=(0.5, 0.5), pv=("p",), nodes=10)
+
+
+def test_an_infinite_search_without_a_time_is_refused_before_it_starts() -> None:
+    with _start("late") as engine:
+        with pytest.raises(InvalidArgumentError, match="infinite search needs a time"):
+            engine.analyse(_first(), Limit(infinite=True))
+        assert engine.play(_first(), Limit(time=2.0)).index == len(legal_actions(_first())) - 1
 
 
 def test_a_bestmove_after_stop_is_dropped_and_the_engine_plays_on() -> None:

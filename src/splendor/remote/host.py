@@ -624,6 +624,10 @@ class AsyncEngine:
             raise InvalidArgumentError("an engine needs at least one action to choose from")
         texts = tuple(format_action(action, full) for action in listed)
         budget = self._budget(view, limit)
+        if limit.infinite and budget is None:
+            raise InvalidArgumentError(
+                "an infinite search needs a time (or a clock) after which the host stops it"
+            )
         if self._fault is not None:
             raise self._fault
         players = len(view.players)

@@ -179,8 +179,10 @@ class Limit:
         iterations: search iterations (an MCTS engine's playouts, say).
         nodes: nodes searched.
         clock: the game's clocks (the mover's remaining time bounds the move).
-        infinite: search until the host sends ``stop``; with ``time`` too,
-            the host sends ``stop`` when that time has passed.
+        infinite: search until the host sends ``stop``, which
+            :class:`~splendor.remote.host.Engine` sends when ``time`` (or the
+            mover's clock) has passed: it refuses an infinite search without
+            either.
 
     The host waits for a best move ``time`` seconds (or the mover's
     remaining time on the clock) plus a grace; with neither, it waits its
