@@ -65,6 +65,12 @@ def _fails(
     engine.close()
 
 
+def test_blank_lines_and_windows_line_ends_are_not_faults() -> None:
+    with _start("spaced") as engine:
+        for _ in range(2):
+            assert engine.play(_first()).index == 1
+
+
 def test_garbage_on_the_output_is_a_protocol_error() -> None:
     _fails(_start("garbage"), EngineProtocolError, "not JSON")
 

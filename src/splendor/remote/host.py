@@ -352,6 +352,8 @@ class AsyncEngine:
         return f"; its last words: {tail}"
 
     def _line(self, line: bytes) -> None:
+        if not line.strip():
+            return  # a blank line says nothing: engines may print one
         if _log.isEnabledFor(logging.DEBUG):
             _log.debug("%s < %s", self.name, line.decode("utf-8", "replace").rstrip("\n"))
         try:
