@@ -24,6 +24,7 @@ from splendor import (
 )
 from splendor.arena.selfplay import generate_records, read_records
 from splendor.errors import EngineCrashedError, InvalidArgumentError
+from splendor.formats.notation import format_action
 from splendor.players.bots import load_bot
 from splendor.remote import Engine, Limit, open_engine, open_engine_async
 
@@ -143,3 +144,16 @@ def test_self_play_seats_an_engine_by_its_spec(tmp_path: Path) -> None:
         ("random", "greedy"),
     ]
     assert all(record.final_state().is_over for record in records)
+
+
+def test_a_served_search_sends_its_analysis_as_an_info_line() -> None:
+    seen = view(new_game(2, seed=1), 0)
+    with open_engine(served("ismcts:iterations=50,seed=1"), env=environment()) as engine:
+        analysis = engine.analyse(seen, Limit(time=10.0))
+    info = analysis.latest
+    assert info is not None
+    assert info.nodes == 50
+    assert info.win is not None
+    assert len(info.win) == 2
+    assert abs(sum(info.win) - 1) < 1e-6
+    assert info.pv[0] == format_action(analysis.best, seen)
