@@ -8,6 +8,10 @@ keeps going. A bot that can say more than its move (an :class:`Analyser`,
 such as a search with win estimates) gets an ``info`` line before each best
 move.
 
+The bot chooses its move when ``go`` comes, whatever the limits say (give
+a search its budget in its spec: ``ismcts:iterations=400``); for an
+``infinite`` search the answer is held until ``stop``.
+
 >>> import io
 >>> from splendor import GreedyBot
 >>> host = io.BytesIO(b'{"type":"hello","protocol":1}\\n{"type":"isready"}\\n{"type":"quit"}\\n')
