@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+import splendor
 from splendor import (
     GameRecord,
     GreedyBot,
@@ -22,6 +23,7 @@ from splendor import (
 from splendor.arena.analysis import (
     Analyser,
     BotAnalyser,
+    EngineAnalyser,
     Evaluation,
     GameAnalysis,
     Thresholds,
@@ -33,6 +35,8 @@ from splendor.core.views import PlayerView
 from splendor.formats.notation import format_action
 from splendor.formats.record import JUDGEMENTS
 from splendor.players.ismcts import ISMCTSBot
+from splendor.remote import Limit, open_engine
+from tests.remote._engines import environment, gone, served
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -349,3 +353,38 @@ def test_the_chart_escapes_the_names_and_shows_in_jupyter() -> None:
     ET.fromstring(html)  # the HTML is well-formed too
     assert "<td>1</td><td>&lt;Ann &amp; Bo&gt;</td>" in html
     assert "<td>30.0%</td><td>blunder</td>" in html
+
+
+# Analysers in another process, over the bot protocol.
+
+
+def test_an_engine_over_the_protocol_gives_the_same_analysis_as_the_bot_in_process() -> None:
+    record = _greedy_record(4, 12)
+    spec = "ismcts:iterations=30,seed=2"
+    with open_engine(served(spec), env=environment(), timeout=30.0) as engine:
+        remote = analyse_game(record, engine, limit=Limit(time=5.0))
+        pid = engine.pid
+    assert gone(pid)
+    here = analyse_game(record, ISMCTSBot(iterations=30, seed=2))
+    assert remote.analyser == f"ismcts {splendor.__version__}"
+    assert _flat(remote.positions) == pytest.approx(_flat(here.positions), abs=1e-9)
+    assert [(m.played, m.best, m.judgement) for m in remote.moves] == [
+        (m.played, m.best, m.judgement) for m in here.moves
+    ]
+    # The engine writes the line in the notation too, its first move the best.
+    assert all(m.pv and m.pv[0] == m.best for m in remote.moves)
+
+
+def test_an_engine_that_sends_no_chances_of_winning_cannot_analyse() -> None:
+    record = _greedy_record(4, 2)
+    with (
+        open_engine(served("greedy"), env=environment(), timeout=30.0) as engine,
+        pytest.raises(InvalidArgumentError, match="sent no chances of winning"),
+    ):
+        analyse_game(record, engine, limit=Limit(time=5.0))
+    with pytest.raises(InvalidArgumentError, match=r"must be a splendor\.remote\.Engine"):
+        EngineAnalyser(ISMCTSBot())  # type: ignore[arg-type]  # not an engine
+
+
+def _flat(chances: Sequence[tuple[float, ...]]) -> list[float]:
+    return [p for win in chances for p in win]

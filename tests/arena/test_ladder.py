@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -16,10 +17,11 @@ import pytest
 
 from splendor import InvalidArgumentError
 from splendor.arena import ladder as ladder_module
-from splendor.arena.ladder import FORMAT_VERSION, Ladder, LadderError, LadderGame
+from splendor.arena.ladder import FORMAT_VERSION, MAX_ENTRANTS, Ladder, LadderError, LadderGame
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
 from splendor.arena.runs import game_seed
+from splendor.errors import EngineError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot
 
@@ -364,6 +366,11 @@ def test_files_that_are_not_ladders_are_refused_clearly(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(LadderError, match="but not a ladder"):
         Ladder(other, create=True)
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # left as it was
+        assert [row[0] for row in db.execute("SELECT name FROM sqlite_master")] == ["t"]
+    with pytest.raises(InvalidArgumentError):
+        Ladder(3)  # type: ignore[arg-type]  # a wrong type on purpose
     newer = tmp_path / "newer.sqlite"
     make(newer, []).close()
     with sqlite3.connect(newer) as db:
@@ -415,3 +422,69 @@ def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     db.close()
     assert os.path.getsize(path) > 0
+
+
+def engine_children() -> list[int]:
+    """The ``splendor engine`` processes this process started that still run."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"engine" in command:
+            found.append(int(entry.name))
+    return found
+
+
+ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_engines_play_in_the_ladder_and_no_process_is_left(tmp_path: Path) -> None:
+    with make(
+        tmp_path / "l.sqlite", ["random", ("bot-engine", f"{ENGINE} greedy")], seed=1
+    ) as ladder:
+        assert engine_children() == []  # the check of the spec closed it
+        games = ladder.play(2, time_per_move=5.0)
+        assert engine_children() == []
+        table = {s.name: s for s in ladder.standings()}
+    assert [game.forfeit for game in games] == [None, None]
+    assert table["bot-engine"].wins == 2
+    with make(tmp_path / "m.sqlite", ["greedy"]) as other:
+        with pytest.raises(EngineError):
+            other.add("broken", f"engine:{shlex.quote(sys.executable)} -c 'print(1)'")
+        assert [e.name for e in other.entrants()] == ["greedy"]
+    assert engine_children() == []
+
+
+def test_a_ladder_takes_a_bounded_number_of_entrants(tmp_path: Path) -> None:
+    with make(tmp_path / "l.sqlite", [(f"e{k}", "random") for k in range(MAX_ENTRANTS)]) as ladder:
+        with pytest.raises(LadderError, match=f"at most {MAX_ENTRANTS} entrants"):
+            ladder.add("one-more", "random")
+        assert len(ladder.entrants()) == MAX_ENTRANTS
+
+
+def test_a_large_multiplayer_ladder_deals_to_the_least_certain(tmp_path: Path) -> None:
+    specs: list[str | tuple[str, str]] = [(f"e{k}", "random") for k in range(20)]
+    with make(tmp_path / "l.sqlite", specs, players=3) as ladder:
+        first = ladder.play(3)
+        second = ladder.play(3)
+    assert len({game.seats for game in first}) == 3
+    assert not set(first[0].seats) & set(second[0].seats)
+
+
+def test_a_damaged_file_is_a_ladder_error(tmp_path: Path) -> None:
+    path = tmp_path / "l.sqlite"
+    make(path, ["greedy", "random"]).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE games")
+        db.commit()
+    with Ladder(path) as ladder:
+        with pytest.raises(LadderError, match="no such table: games"):
+            ladder.play(1)
+        with pytest.raises(LadderError, match="no such table: games"):
+            ladder.standings()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 import splendor
 from splendor.cli import main
 from splendor.formats.notation import format_record
+from tests.remote._engines import environment, served
 
 ENGINE = "ismcts:iterations=20,seed=1"
 
@@ -23,7 +25,7 @@ def run(*argv: str) -> tuple[int, str]:
 
 
 def _record(seed: int = 3) -> splendor.GameRecord:
-    return splendor.play_game([splendor.GreedyBot(), splendor.RandomBot()], seed=seed)
+    return splendor.play_game([splendor.GreedyBot(), splendor.RandomBot()], seed=seed, max_turns=16)
 
 
 def test_a_json_record_is_analysed_with_a_report_and_a_chart(tmp_path: Path) -> None:
@@ -131,3 +133,18 @@ def test_the_annotated_record_is_written_and_read_back(tmp_path: Path) -> None:
         run("analyse", str(annotated), "--engine", ENGINE, "-q")[1]
         == run("analyse", str(game), "--engine", ENGINE, "-q")[1]
     )
+
+
+def test_an_engine_spec_analyses_over_the_protocol(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", environment()["PYTHONPATH"])
+    record = _record()
+    game = tmp_path / "game.json"
+    game.write_text(splendor.to_json(record))
+    command = shlex.join([*served(ENGINE)])
+    code, text = run("analyse", str(game), "--engine", f"engine:{command}", "--time", "5", "-q")
+    assert code == 0
+    here = run("analyse", str(game), "--engine", ENGINE, "-q")[1]
+    assert text.splitlines()[0].startswith(f"Analysis by ismcts {splendor.__version__}: ")
+    assert text.splitlines()[1:] == here.splitlines()[1:]

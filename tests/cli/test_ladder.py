@@ -97,3 +97,19 @@ def test_play_with_too_few_entrants_or_bad_numbers_says_so(
     assert "--time-per-move must be above 0" in capsys.readouterr().err
     assert run("ladder", "add", "r", "random", "--players", "3", "--db", db)[0] == 2
     assert "2-player games" in capsys.readouterr().err
+
+
+def test_a_three_player_ladder_shows_openskill_ratings_to_a_tenth(tmp_path: Path) -> None:
+    db = str(tmp_path / "l.sqlite")
+    assert run("ladder", "add", "g", "greedy", "--players", "3", "--db", db)[0] == 0
+    run("ladder", "add", "r", "random", "--db", db)
+    run("ladder", "add", "s", "random", "--db", db)
+    code, text = run("ladder", "play", "-n", "3", "-q", "--db", db)
+    assert code == 0
+    assert "3 games of 3 players" in text
+    with Ladder(db) as ladder:
+        standings = ladder.standings()
+        page = ladder.render_html()
+    for s in standings:
+        assert f"{s.low:.1f}..{s.high:.1f}" in text
+        assert f"<td>{s.rating:.1f}</td>" in page

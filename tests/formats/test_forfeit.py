@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
 import pytest
@@ -36,7 +36,7 @@ def _forfeited() -> GameRecord:
     return record.forfeited(1, "timeout", "the move took 0.712 s")
 
 
-def _doc(record: GameRecord) -> dict[str, object]:
+def _doc(record: GameRecord) -> dict[str, Any]:
     data = json.loads(to_json(record))
     assert isinstance(data, dict)
     return data

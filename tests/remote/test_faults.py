@@ -8,6 +8,9 @@ the engine's process is gone and reaped afterwards.
 from __future__ import annotations
 
 import asyncio
+import logging
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,8 +25,9 @@ from splendor.errors import (
     EngineMoveError,
     EngineProtocolError,
     EngineTimeoutError,
+    InvalidArgumentError,
 )
-from splendor.remote import Engine, Info, Limit, open_engine, open_engine_async
+from splendor.remote import Clock, Engine, Info, Limit, open_engine, open_engine_async
 from splendor.remote.host import STDERR_TAIL
 from tests.builders import bonus_cards, deal, toks, with_player
 
@@ -61,6 +65,12 @@ def _fails(
     engine.close()
 
 
+def test_blank_lines_and_windows_line_ends_are_not_faults() -> None:
+    with _start("spaced") as engine:
+        for _ in range(2):
+            assert engine.play(_first()).index == 1
+
+
 def test_garbage_on_the_output_is_a_protocol_error() -> None:
     _fails(_start("garbage"), EngineProtocolError, "not JSON")
 
@@ -93,10 +103,36 @@ def test_an_ambiguous_move_is_an_illegal_move() -> None:
     engine.close()
 
 
+def test_an_error_instead_of_a_move_is_a_protocol_error_and_error_lines_are_logged_in_bounds(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="splendor.remote"):
+        engine = _start("refuse")  # 150 error lines before its readyok: logged, not fatal
+        _fails(engine, EngineProtocolError, "instead of a bestmove: internal: no idea")
+    logged = [r.getMessage() for r in caplog.records if r.name == "splendor.remote"]
+    assert logged[0] == "engine 'test': error bad-field: complaint 0"
+    assert logged[100] == "engine 'test': no more of its error lines are logged"
+    assert len(logged) == 101
+
+
 def test_no_answer_within_the_time_and_the_grace_is_a_timeout() -> None:
     engine = _start("silent", grace=0.2)
-    with _within(2.0):
+    with _within(4.0):
         _fails(engine, EngineTimeoutError, r"no bestmove within 0\.50 s", Limit(time=0.3))
+
+
+def test_with_a_clock_the_mover_gets_its_remaining_time_and_the_grace() -> None:
+    engine = _start("silent", grace=0.2)
+    clock = Clock(remaining=(0.3, 60.0), increment=5.0)
+    with _within(4.0):
+        _fails(engine, EngineTimeoutError, r"no bestmove within 0\.50 s", Limit(clock=clock))
+
+
+def test_an_engine_of_another_protocol_version_is_refused(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    with _within(10.0), pytest.raises(EngineProtocolError, match="speaks protocol 2, not 1"):
+        open_engine(script("future"), env=environment(ENGINE_PIDFILE=str(pidfile)))
+    assert gone(int(pidfile.read_text()))
 
 
 def test_without_a_time_limit_the_engine_gets_the_timeout() -> None:
@@ -115,10 +151,17 @@ def test_answers_to_earlier_positions_are_dropped_by_their_id() -> None:
 
 
 def test_an_infinite_search_is_stopped_after_its_time() -> None:
-    with _start("late") as engine, _within(3.0):
+    with _start("late") as engine, _within(5.0):
         analysis = engine.analyse(_first(), Limit(infinite=True, time=0.2))
         assert analysis.best == legal_actions(_first())[0]
         assert analysis.latest == Info(win=(0.5, 0.5), pv=("p",), nodes=10)
+
+
+def test_an_infinite_search_without_a_time_is_refused_before_it_starts() -> None:
+    with _start("late") as engine:
+        with pytest.raises(InvalidArgumentError, match="infinite search needs a time"):
+            engine.analyse(_first(), Limit(infinite=True))
+        assert engine.play(_first(), Limit(time=2.0)).index == len(legal_actions(_first())) - 1
 
 
 def test_a_bestmove_after_stop_is_dropped_and_the_engine_plays_on() -> None:
@@ -161,7 +204,7 @@ def test_a_hang_at_start_up_is_a_timeout_and_its_whole_process_group_is_killed(
     tmp_path: Path,
 ) -> None:
     pidfile = tmp_path / "pids"
-    with _within(5.0), pytest.raises(EngineTimeoutError, match=r"no hello within 1\.00 s"):
+    with _within(10.0), pytest.raises(EngineTimeoutError, match=r"no hello within 1\.00 s"):
         open_engine(script("hang"), timeout=1.0, env=environment(ENGINE_PIDFILE=str(pidfile)))
     pids = [int(line) for line in pidfile.read_text().split()]
     assert len(pids) == 2  # the engine and the child it started
@@ -176,3 +219,22 @@ def test_an_engine_that_is_never_closed_is_killed_when_it_is_collected() -> None
     del engine
     gc.collect()
     assert gone(pid)
+
+
+def test_an_engine_left_open_is_killed_when_the_interpreter_exits() -> None:
+    program = (
+        "import sys\n"
+        "from splendor.remote import open_engine\n"
+        "engine = open_engine(sys.argv[1:])\n"
+        "print(engine.pid, flush=True)\n"
+        "# exits without closing it\n"
+    )
+    host = subprocess.run(
+        [sys.executable, "-c", program, *script("stubborn")],
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert gone(int(host.stdout))

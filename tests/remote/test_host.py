@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import shlex
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +22,9 @@ from splendor import (
     to_json,
     view,
 )
+from splendor.arena.selfplay import generate_records, read_records
 from splendor.errors import EngineCrashedError, InvalidArgumentError
+from splendor.formats.notation import format_action
 from splendor.players.bots import load_bot
 from splendor.remote import Engine, Limit, open_engine, open_engine_async
 
@@ -125,3 +129,31 @@ def test_the_asyncio_engine_plays_two_engines_at_once() -> None:
     pids = asyncio.run(main())
     assert all(gone(pid) for pid in pids)
     assert os.getpid() not in pids
+
+
+def test_self_play_seats_an_engine_by_its_spec(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    spec = "engine:" + shlex.join(served("greedy"))
+    written = generate_records(path, [spec, "random"], games=2, seed=4)
+    assert written == 2
+    records = list(read_records(path))  # each replayed as it is read
+    assert len(records) == 2
+    # The seats take turns: the engine plays first in one game, second in the other.
+    assert sorted(record.names for record in records if record.names) == [
+        ("greedy", "random"),
+        ("random", "greedy"),
+    ]
+    assert all(record.final_state().is_over for record in records)
+
+
+def test_a_served_search_sends_its_analysis_as_an_info_line() -> None:
+    seen = view(new_game(2, seed=1), 0)
+    with open_engine(served("ismcts:iterations=50,seed=1"), env=environment()) as engine:
+        analysis = engine.analyse(seen, Limit(time=10.0))
+    info = analysis.latest
+    assert info is not None
+    assert info.nodes == 50
+    assert info.win is not None
+    assert len(info.win) == 2
+    assert abs(sum(info.win) - 1) < 1e-6
+    assert info.pv[0] == format_action(analysis.best, seen)

@@ -7,7 +7,6 @@ from typing import Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
 import pytest
-from referencing import Registry, Resource
 
 from splendor import Rules, legal_actions, new_game, view
 from splendor.core.components import CARDS
@@ -38,7 +37,9 @@ from splendor.remote.messages import (
     decode_host,
     encode,
 )
-from splendor.schema import json_schema, protocol_schema
+from splendor.schema import protocol_schema
+
+from ._schema import validator as _validator
 
 
 def _position(seed: int = 3, id_: int = 7) -> Position:
@@ -235,19 +236,6 @@ def test_a_line_that_is_not_text_is_refused() -> None:
 
 
 # The JSON Schema.
-
-
-def _validator(part: str) -> jsonschema.Draft202012Validator:
-    game = json_schema()
-    protocol = protocol_schema()
-    registry: Registry[object] = Registry().with_resources(
-        [
-            (str(game["$id"]), Resource.from_contents(game)),
-            (str(protocol["$id"]), Resource.from_contents(protocol)),
-        ]
-    )
-    schema = {"$ref": f"{protocol['$id']}#/$defs/{part}"}
-    return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:

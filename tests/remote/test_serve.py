@@ -34,6 +34,8 @@ from splendor.remote.messages import (
 )
 from splendor.remote.serve import serve
 
+from ._schema import validator
+
 
 def _position(id_: int = 1, seed: int = 3) -> Position:
     state = new_game(2, seed=seed)
@@ -45,7 +47,10 @@ def _exchange(bot: object, lines: Sequence[HostMessage | bytes]) -> tuple[int, l
     host = io.BytesIO(b"".join(line if isinstance(line, bytes) else encode(line) for line in lines))
     out = io.BytesIO()
     status = serve(bot, name="test", stdin=host, stdout=out)  # type: ignore[arg-type]  # any bot
-    return status, [decode_engine(line) for line in out.getvalue().splitlines()]
+    lines = out.getvalue().splitlines()
+    for line in lines:  # every line the engine side writes fits the schema
+        validator("engineMessage").validate(json.loads(line))
+    return status, [decode_engine(line) for line in lines]
 
 
 def test_a_served_bot_answers_the_handshake_and_a_move() -> None:

@@ -346,6 +346,10 @@ def test_a_flood_on_stderr_is_drained_and_its_tail_kept() -> None:
         mover = view(new_game(2, seed=1), 0)
         action = engine(mover, legal_actions(mover), random.Random(0))
         assert action in legal_actions(mover)
+        # stderr is a pipe of its own, drained as it comes: give it a moment
+        deadline = time.monotonic() + 10
+        while not engine.stderr_tail.endswith("the last line\n") and time.monotonic() < deadline:
+            time.sleep(0.01)
         tail = engine.stderr_tail
     assert tail.endswith("the last line\n")
     assert len(tail) == 65_536

@@ -39,3 +39,15 @@ class Failing(Recorder):
     ) -> Action:
         self.moves += 1
         raise RuntimeError("the engine died")
+
+
+class Sleepy(Recorder):
+    """A bot far slower than the server's time for a move."""
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        import time
+
+        time.sleep(30)
+        return actions[0]

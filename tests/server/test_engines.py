@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,3 +183,82 @@ def test_splendor_serve_refuses_an_engine_that_does_not_start(
     code = main(["serve", "--db", str(tmp_path / "g.db"), "--engine", "x=nomodule:Bot"])
     assert code == 2
     assert "--engine x: cannot import 'nomodule'" in capsys.readouterr().err
+
+
+# Real engine processes ------------------------------------------------------
+
+
+def engine_children() -> list[int]:
+    """The processes of ``splendor engine`` that this process started and that still run."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        state = stat.rsplit(")", 1)[1].split()[0]
+        if parent == os.getpid() and state != "Z" and b"engine" in command:
+            found.append(int(entry.name))
+    return found
+
+
+PYTHON_ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
+
+
+def real_app(db: Path, **limits: Any) -> TestClient:
+    return TestClient(
+        create_app(
+            db,
+            bot_delay=0,
+            allow_seeds=True,
+            limits=Limits(max_bot_tables=2, **limits),
+            engines={
+                "py": f"{PYTHON_ENGINE} greedy",
+                "slow": f"{PYTHON_ENGINE} tests.server.engine_bots:Sleepy",
+            },
+        )
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_engine_process_plays_and_is_gone_when_the_game_ends(tmp_path: Path) -> None:
+    assert engine_children() == []
+    with real_app(tmp_path / "g.db") as client:
+        seats = [{"kind": "bot", "bot": "py"}, {"kind": "person"}]
+        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+        deadline = time.monotonic() + 20
+        while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert len(engine_children()) == 1  # it waits for the person's move
+        seats = [{"kind": "bot", "bot": "py"}, {"kind": "bot", "bot": "greedy"}]
+        played = client.post("/api/tables", json={"seats": seats, "seed": 4}).json()
+        summary = wait_over(client, played["table"])
+        assert summary["version"] > 20
+        deadline = time.monotonic() + 10
+        while len(engine_children()) > 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(engine_children()) == 1  # the finished game's engine is gone
+    assert engine_children() == []  # and the waiting one, with the server
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_engine_over_its_time_is_killed_and_its_seat_plays_on(tmp_path: Path) -> None:
+    with real_app(tmp_path / "g.db", engine_time=0.2, max_moves=4) as client:
+        seats = [{"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "greedy"}]
+        started = time.monotonic()
+        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+        summary = wait_over(client, body["table"], seconds=60)
+        took = time.monotonic() - started
+        assert summary["version"] == 4
+        # Two moves of the slow engine, each ended after its time and the
+        # grace, not after the 30 s it would sleep.
+        assert took < 15
+        deadline = time.monotonic() + 10
+        while engine_children() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert engine_children() == []

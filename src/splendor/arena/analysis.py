@@ -9,6 +9,10 @@ of that view. Any of these analyses:
 - a bot with an ``analyse(view, actions, rng)`` method, such as
   :class:`~splendor.players.ismcts.ISMCTSBot` (the default of ``splendor
   analyse``), through :class:`BotAnalyser`;
+- a bot engine in another process (:class:`splendor.remote.Engine`) whose
+  ``info`` lines give each seat's chance of winning, through
+  :class:`EngineAnalyser` (``splendor engine`` serves any bot with an
+  ``analyse`` method that way);
 - any object with an ``evaluate(view, actions)`` method returning an
   :class:`Evaluation` (the :class:`Analyser` protocol).
 
@@ -60,10 +64,13 @@ from splendor.formats._xml import escape
 from splendor.formats.notation import format_action
 from splendor.formats.record import JUDGEMENTS, Annotation, GameRecord
 from splendor.players.ismcts import SearchResult
+from splendor.remote.host import Engine
+from splendor.remote.messages import Limit
 
 __all__ = [
     "Analyser",
     "BotAnalyser",
+    "EngineAnalyser",
     "Evaluation",
     "GameAnalysis",
     "MoveAnalysis",
@@ -227,9 +234,62 @@ class BotAnalyser:
         return Evaluation(found.action, win, _line_text(view, found.pv), found.nodes)
 
 
-def analyser_for(source: Analyser | SupportsAnalyse, *, seed: int = 0) -> Analyser:
-    """The analyser of ``source``: itself if it is an :class:`Analyser`, else a
-    :class:`BotAnalyser` of the bot (seeded with ``seed``).
+class EngineAnalyser:
+    """An :class:`Analyser` made of a bot engine in another process, over the bot protocol.
+
+    Each position is sent to the engine (its view and the actions to search,
+    nothing hidden) with ``go`` and ``limit``; the engine's best move and its
+    last ``info`` line with ``win`` make the evaluation. The engine stays
+    open: close it when the analysis is done.
+
+    Args:
+        engine: the engine, from :func:`splendor.remote.open_engine` (or an
+            ``engine:`` bot spec).
+        limit: how long it may search each position; the engine's own
+            :attr:`~splendor.remote.Engine.limit` by default.
+    """
+
+    def __init__(self, engine: Engine, limit: Limit | None = None) -> None:
+        if not isinstance(engine, Engine):
+            raise InvalidArgumentError(f"engine must be a splendor.remote.Engine, got {engine!r}")
+        if limit is not None and not isinstance(limit, Limit):
+            raise InvalidArgumentError(f"limit must be a splendor.remote.Limit, got {limit!r}")
+        self.engine = engine
+        self.limit = limit
+
+    @property
+    def name(self) -> str:
+        """The engine's name, and its version when it gives one."""
+        engine_id = self.engine.id
+        return f"{engine_id.name} {engine_id.version}".strip()
+
+    def evaluate(self, view: PlayerView, actions: Sequence[Action], /) -> Evaluation:
+        """The engine's analysis of ``view`` among ``actions``.
+
+        Raises:
+            InvalidArgumentError: when the engine sends no chances of winning
+                (no ``info`` line with ``win``): it cannot analyse.
+            EngineError: when the engine fails (see :meth:`splendor.remote.Engine.play`).
+        """
+        found = self.engine.analyse(view, self.limit, actions=actions)
+        for info in reversed(found.info):
+            if info.win is not None:
+                return Evaluation(found.best, info.win, info.pv, info.nodes)
+        raise InvalidArgumentError(
+            f"engine {self.name} sent no chances of winning (no info line with win): "
+            "it cannot analyse"
+        )
+
+
+def analyser_for(
+    source: Analyser | SupportsAnalyse | Engine,
+    *,
+    seed: int = 0,
+    limit: Limit | None = None,
+) -> Analyser:
+    """The analyser of ``source``: itself if it is an :class:`Analyser`, an
+    :class:`EngineAnalyser` of an engine (searching each position within
+    ``limit``), or a :class:`BotAnalyser` of a bot (seeded with ``seed``).
 
     Raises:
         InvalidArgumentError: for anything that can neither evaluate nor analyse.
@@ -239,6 +299,8 @@ def analyser_for(source: Analyser | SupportsAnalyse, *, seed: int = 0) -> Analys
     ...
     splendor.errors.InvalidArgumentError: <built-in function print> cannot analyse: ...
     """
+    if isinstance(source, Engine):
+        return EngineAnalyser(source, limit)
     if isinstance(source, Analyser):
         return source
     if isinstance(source, SupportsAnalyse):
@@ -379,7 +441,7 @@ class GameAnalysis:
 
     def counts(self, seat: int) -> dict[str, int]:
         """How many moves of ``seat`` got each judgement (a key for each judgement)."""
-        found = dict.fromkeys(JUDGEMENTS, 0)
+        found: dict[str, int] = dict.fromkeys(JUDGEMENTS, 0)
         for move in self.moves:
             if move.seat == seat and move.judgement is not None:
                 found[move.judgement] += 1
@@ -477,21 +539,24 @@ class GameAnalysis:
 
 def analyse_game(
     record: GameRecord,
-    analyser: Analyser | SupportsAnalyse,
+    analyser: Analyser | SupportsAnalyse | Engine,
     *,
     thresholds: Thresholds | None = None,
     seed: int = 0,
+    limit: Limit | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Evaluate every position of ``record`` and judge every move.
 
     Args:
         record: the game: a finished game, or one stopped part way.
-        analyser: an :class:`Analyser`, or a bot with an ``analyse`` method
-            (see :func:`analyser_for`).
+        analyser: an :class:`Analyser`, a bot with an ``analyse`` method,
+            or a :class:`splendor.remote.Engine` (see :func:`analyser_for`).
         thresholds: the thresholds of the judgements (:class:`Thresholds`
             by default).
         seed: the seed a bot analyser's generator is made from.
+        limit: how long an engine may search each position (its own limit
+            by default).
         progress: called with (positions done, positions in all) after each
             position evaluated.
 
@@ -504,6 +569,7 @@ def analyse_game(
         InvalidArgumentError: for an analyser that cannot analyse or gives
             an answer that is not valid, or bad thresholds.
         IllegalActionError: when the record does not replay.
+        EngineError: when an engine analyser fails.
     """
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"analyse_game needs a GameRecord, got {record!r}")
@@ -511,7 +577,7 @@ def analyse_game(
         thresholds = Thresholds()
     elif not isinstance(thresholds, Thresholds):
         raise InvalidArgumentError(f"thresholds must be Thresholds, got {thresholds!r}")
-    evaluate = analyser_for(analyser, seed=seed)
+    evaluate = analyser_for(analyser, seed=seed, limit=limit)
     states = record.replay()
     players = record.players
     wins: list[tuple[float, ...]] = []

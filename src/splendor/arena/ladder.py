@@ -16,7 +16,8 @@ Scheduling works a deal at a time. A deal is the table whose entrants'
 ratings are least certain together (the widest 95% intervals summed, for 2
 players weighted by how open the game is by those ratings; ties go to the
 table that has met least, then to a draw seeded by the ladder's seed),
-played once from every rotation of its seats
+played once from every rotation of its seats (for 3 or 4 players, the
+tables are made from the 16 least certain entrants)
 (:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
 transaction before the first is played, and each game's record and result
@@ -39,16 +40,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import html
 import itertools
 import json
+import os
 import random
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Concatenate, Final, ParamSpec, TypeVar
 
 import attrs
 
@@ -65,6 +68,7 @@ from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, load_bot
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_ENTRANTS",
     "MAX_NAME",
     "Entrant",
     "Ladder",
@@ -79,6 +83,11 @@ FORMAT: Final = "splendor-ladder"
 FORMAT_VERSION: Final = 1
 #: The longest name of an entrant, in characters.
 MAX_NAME: Final = 40
+#: The most entrants a ladder takes (its ratings are refitted before every deal).
+MAX_ENTRANTS: Final = 64
+# For 3 or 4 players, the tables of a deal are made from this many entrants,
+# the least certain: the tables of all of them would be too many to weigh.
+_POOL: Final = 16
 # The largest magnitude of a ladder's seed: every deal's seed must fit a record.
 _MAX_LADDER_SEED: Final = MAX_SEED // 1_000_003 - 1
 
@@ -205,6 +214,25 @@ def _close(bot: Bot) -> None:
         close()
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _reported(
+    method: Callable[Concatenate[Ladder, _P], _R],
+) -> Callable[Concatenate[Ladder, _P], _R]:
+    """Say an error of the database file (locked too long, a full disk...) as a LadderError."""
+
+    @functools.wraps(method)
+    def reported(self: Ladder, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise LadderError(f"the ladder {self.path}: {error}") from None
+
+    return reported
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
@@ -259,6 +287,8 @@ class Ladder:
             raise InvalidArgumentError(
                 f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"
             )
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidArgumentError(f"a ladder's path is a str or a path, got {path!r}")
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise LadderError(f"there is no ladder at {self.path}")
@@ -277,7 +307,6 @@ class Ladder:
 
     def _set_up(self, create: bool, players: int | None, seed: int | None) -> tuple[int, int]:
         db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         with self._transaction():
             tables = {
@@ -322,6 +351,8 @@ class Ladder:
             raise LadderError(f"the ladder {self.path} is one of {stored_players}-player games")
         if seed is not None and seed != stored_seed:
             raise LadderError(f"the ladder {self.path} has the seed {stored_seed}")
+        # Only now that the file is known to be a ladder (another file is left as it was).
+        db.execute("PRAGMA journal_mode=WAL")
         return stored_players, stored_seed
 
     @contextlib.contextmanager
@@ -353,11 +384,13 @@ class Ladder:
 
     # Entrants ------------------------------------------------------------
 
+    @_reported
     def add(self, name: str, spec: str) -> Entrant:
         """Add an entrant: ``spec`` is loaded once (an engine is started and closed) to check it.
 
         Raises:
-            LadderError: for a malformed name or one the ladder already has.
+            LadderError: for a malformed name, one the ladder already has,
+                or a ladder of :data:`MAX_ENTRANTS` entrants already.
             InvalidArgumentError: for a spec that makes no bot.
             splendor.errors.EngineError: for an engine that does not start.
         """
@@ -366,6 +399,9 @@ class Ladder:
             raise InvalidArgumentError(f"a bot spec is a str, got {type(spec).__name__}")
         if self._db.execute("SELECT 1 FROM entrants WHERE name = ?", (name,)).fetchone():
             raise LadderError(f"the ladder already has an entrant named {name!r}")
+        (count,) = self._db.execute("SELECT COUNT(*) FROM entrants").fetchone()
+        if count >= MAX_ENTRANTS:
+            raise LadderError(f"a ladder takes at most {MAX_ENTRANTS} entrants")
         _close(load_bot(spec))
         entrant = Entrant(name, spec, _now())
         try:
@@ -374,10 +410,11 @@ class Ladder:
                     "INSERT INTO entrants (name, spec, added) VALUES (?, ?, ?)",
                     (entrant.name, entrant.spec, entrant.added),
                 )
-        except sqlite3.IntegrityError:
+        except sqlite3.IntegrityError:  # added meanwhile by another process
             raise LadderError(f"the ladder already has an entrant named {name!r}") from None
         return entrant
 
+    @_reported
     def entrants(self) -> tuple[Entrant, ...]:
         """The entrants, in the order they were added."""
         rows = self._db.execute("SELECT name, spec, added FROM entrants ORDER BY id")
@@ -385,6 +422,7 @@ class Ladder:
 
     # Games ---------------------------------------------------------------
 
+    @_reported
     def games(self, *, finished: bool | None = True) -> tuple[LadderGame, ...]:
         """The ladder's games in order.
 
@@ -400,6 +438,7 @@ class Ladder:
         )
         return tuple(_game(row) for row in rows)
 
+    @_reported
     def record(self, game: int) -> GameRecord:
         """The record of finished game number ``game``.
 
@@ -413,6 +452,7 @@ class Ladder:
             raise LadderError(f"the ladder has no finished game {game!r}")
         return from_json(row[0], GameRecord)
 
+    @_reported
     def play(
         self,
         games: int,
@@ -499,12 +539,31 @@ class Ladder:
                 f"entrants, it has {len(entrants)}"
             )
         (deal,) = self._db.execute("SELECT COALESCE(MAX(deal) + 1, 0) FROM games").fetchone()
+        seed = game_seed(self.seed, deal)
+        chosen = self._least_certain(entrants, seed) if len(entrants) > self.players else entrants
+        # The seats of every game of the deal, rotated as in any fair schedule.
+        rotations = fair_schedule(chosen, self.players, deals=1, seed=0)
+        self._db.executemany(
+            "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
+            [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
+        )
+
+    def _least_certain(self, entrants: list[str], seed: int) -> list[str]:
+        """The table of the next deal (of seed ``seed``): see the module's text."""
         standings = {standing.name: standing for standing in self.standings()}
         met: dict[frozenset[str], int] = {}
         for game in self.games(finished=None):
             key = frozenset(game.seats)
             met[key] = met.get(key, 0) + 1
-        tables = list(itertools.combinations(entrants, self.players))
+        pool = entrants
+        if self.players > 2 and len(pool) > _POOL:
+            order = {name: k for k, name in enumerate(entrants)}
+            pool = sorted(
+                entrants,
+                key=lambda name: (-standings[name].width, standings[name].games, order[name]),
+            )[:_POOL]
+            pool.sort(key=order.__getitem__)
+        tables = list(itertools.combinations(pool, self.players))
         ranks = [
             (
                 -round(self._uncertainty([standings[name] for name in table]), 6),
@@ -514,14 +573,7 @@ class Ladder:
         ]
         best = min(ranks)
         tied = [table for table, rank in zip(tables, ranks, strict=True) if rank == best]
-        seed = game_seed(self.seed, deal)
-        chosen = tied[random.Random(seed).randrange(len(tied))]
-        # The seats of every game of the deal, rotated as in any fair schedule.
-        rotations = fair_schedule(chosen, self.players, deals=1, seed=0)
-        self._db.executemany(
-            "INSERT INTO games (deal, seed, seats) VALUES (?, ?, ?)",
-            [(deal, seed, json.dumps(list(table.seats))) for table in rotations],
-        )
+        return list(tied[random.Random(seed).randrange(len(tied))])
 
     def _uncertainty(self, table: Sequence[Standing]) -> float:
         """How much a game of ``table`` would tell: the widths of its ratings' intervals, summed.
@@ -575,6 +627,7 @@ class Ladder:
 
     # Ratings -------------------------------------------------------------
 
+    @_reported
     def standings(self) -> tuple[Standing, ...]:
         """Every entrant's rating, interval and counts from the stored results, best first.
 
@@ -629,6 +682,7 @@ class Ladder:
 
     # Export --------------------------------------------------------------
 
+    @_reported
     def render_svg(self) -> str:
         """A plot of the ratings with their 95% intervals, as an SVG document.
 
@@ -640,6 +694,7 @@ class Ladder:
             raise LadderError("the ladder has no entrant to plot")
         return plot_ratings(standings, players=self.players, games=len(self.games()))
 
+    @_reported
     def render_html(self) -> str:
         """The ladder as a standalone HTML page: the table, the plot and the latest games.
 
@@ -651,9 +706,11 @@ class Ladder:
         finished = self.games()
         pending = self.games(finished=False)
         e = html.escape
+        digits = 0 if self.players == 2 else 1  # Elo points, or OpenSkill's smaller scale
         rows = "\n".join(
             f"<tr><td>{rank}</td><td>{e(s.name)}</td><td><code>{e(s.spec)}</code></td>"
-            f"<td>{s.rating:.0f}</td><td>{s.low:.0f}..{s.high:.0f}</td><td>{s.games}</td>"
+            f"<td>{s.rating:.{digits}f}</td><td>{s.low:.{digits}f}..{s.high:.{digits}f}</td>"
+            f"<td>{s.games}</td>"
             f"<td>{s.wins:g}</td><td>{s.forfeits}</td></tr>"
             for rank, s in enumerate(standings, 1)
         )

@@ -46,7 +46,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import attrs
@@ -73,6 +73,8 @@ __all__ = ["TABLE_DEALS", "Table", "TimeControl", "fair_schedule", "referee_game
 #: The deals of the ``t``-th combination of entrants in :func:`fair_schedule`
 #: are numbered from ``t * TABLE_DEALS``: combinations share no deal.
 TABLE_DEALS: Final = 10_007
+# The clock that times a move in this process (a test may stand in its own).
+_now: Callable[[], float] = time.perf_counter
 # The longest exception text kept in a forfeit's detail.
 _DETAIL: Final = 300
 
@@ -305,7 +307,7 @@ def referee_game(
         budget = control.budget(clocks[seat])
         bot = table[seat]
         grace = 0.0
-        started = time.perf_counter()
+        started = _now()
         try:
             if isinstance(bot, Engine):
                 grace = bot.grace
@@ -315,7 +317,7 @@ def referee_game(
                 action, spent = played.action, played.time
             else:
                 action = bot(view(state, seat), actions, rngs[seat])
-                spent = time.perf_counter() - started
+                spent = _now() - started
         except EngineError as error:
             return record.forfeited(seat, error.reason, _detail(error))
         except Exception as error:  # any failure of a bot is its forfeit

@@ -207,18 +207,22 @@ class RatedEntrant(Protocol):
     @property
     def name(self) -> str:
         """The entrant's name."""
+        ...
 
     @property
     def rating(self) -> float:
         """Its rating."""
+        ...
 
     @property
     def low(self) -> float:
         """The lower end of the rating's interval."""
+        ...
 
     @property
     def high(self) -> float:
         """The upper end of the rating's interval."""
+        ...
 
 
 def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -> str:

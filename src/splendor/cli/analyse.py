@@ -12,6 +12,7 @@ from typing import Final
 
 from splendor.arena.analysis import (
     Analyser,
+    EngineAnalyser,
     SupportsAnalyse,
     Thresholds,
     analyse_game,
@@ -25,6 +26,7 @@ from splendor.cli.simulate import progress
 from splendor.formats.serialization import to_json
 from splendor.players.bots import load_bot
 from splendor.players.ismcts import ISMCTSBot
+from splendor.remote import Engine, Limit
 
 __all__ = ["add_parser", "run_analyse"]
 
@@ -53,7 +55,8 @@ def add_parser(commands: Subcommands) -> None:
         metavar="SPEC",
         help=(
             "who analyses: a bot with an analyse method, as a bot spec "
-            "(ismcts:iterations=400,seed=1); by default ISMCTS with --time a position"
+            "(ismcts:iterations=400,seed=1), or an engine whose info lines give "
+            "chances of winning ('engine:COMMAND'); by default ISMCTS with --time a position"
         ),
     )
     parser.add_argument(
@@ -61,7 +64,7 @@ def add_parser(commands: Subcommands) -> None:
         type=float,
         default=0.5,
         metavar="SECONDS",
-        help="seconds a position for the default analyser (default 0.5)",
+        help="seconds a position for the default analyser and for an engine (default 0.5)",
     )
     parser.add_argument(
         "--game", type=int, metavar="N", help="the game to analyse in a JSON Lines file, from 1"
@@ -87,12 +90,18 @@ def add_parser(commands: Subcommands) -> None:
 def analyser_from_spec(spec: str | None, seconds: float, seed: int) -> Analyser:
     """The analyser ``--engine`` names: by default an ISMCTS search of ``seconds`` a position.
 
+    An engine (an ``engine:`` spec) is started here and searches ``seconds``
+    a position; close it (``analyser.engine.quit()``) when done.
+
     Raises:
         UsageError: for a bot that cannot analyse.
+        EngineError: when an engine cannot be started.
     """
     if spec is None:
         return analyser_for(ISMCTSBot(seconds=seconds), seed=seed)
     bot = load_bot(spec)
+    if isinstance(bot, Engine):
+        return analyser_for(bot, limit=Limit(time=seconds))
     if not isinstance(bot, SupportsAnalyse | Analyser):
         raise UsageError(
             f"{spec} cannot analyse: it has no analyse method (try ismcts, or a bot "
@@ -109,14 +118,18 @@ def run_analyse(args: argparse.Namespace, out: Output, read: Callable[[str], str
     record = load_record(args.record, args.game)
     analyser = analyser_from_spec(args.engine, args.time, args.seed)
     positions = len(record.actions) + 1
-    with progress(positions, not args.quiet, "positions") as advance:
-        analysis = analyse_game(
-            record,
-            analyser,
-            thresholds=thresholds,
-            seed=args.seed,
-            progress=lambda done, total: advance(),
-        )
+    try:
+        with progress(positions, not args.quiet, "positions") as advance:
+            analysis = analyse_game(
+                record,
+                analyser,
+                thresholds=thresholds,
+                seed=args.seed,
+                progress=lambda done, total: advance(),
+            )
+    finally:
+        if isinstance(analyser, EngineAnalyser):
+            analyser.engine.quit()
     for line in analysis.format().splitlines():
         style = _STYLES.get(line.rsplit(" ", 1)[-1])
         out.line(line if style is None else (line, style))

@@ -9,7 +9,6 @@ import splendor
 from splendor.cli.common import Subcommands
 from splendor.cli.output import Output
 from splendor.players.bots import bot_name, load_bot
-from splendor.remote.serve import serve
 
 __all__ = ["add_parser", "run_engine"]
 
@@ -41,6 +40,8 @@ def run_engine(args: argparse.Namespace, out: Output, read: Callable[[str], str]
     Raises:
         splendor.errors.InvalidArgumentError: for a spec that names no bot.
     """
+    from splendor.remote.serve import serve  # on first use: the other commands do not need it
+
     bot = load_bot(args.spec)
     return serve(
         bot, name=args.name or bot_name(bot), author="splendor-rules", version=splendor.__version__

@@ -178,12 +178,13 @@ def _table(ladder: Ladder, out: Output) -> None:
     title = f"{plural(finished, 'game')} of {ladder.players} players, seed {ladder.seed}"
     if pending:
         title += f", {pending} scheduled"
+    digits = 0 if ladder.players == 2 else 1  # Elo points, or OpenSkill's smaller scale
     rows = [
         [
             f"{rank}. {s.name}",
             s.spec,
-            f"{s.rating:.0f}",
-            f"{s.low:.0f}..{s.high:.0f}",
+            f"{s.rating:.{digits}f}",
+            f"{s.low:.{digits}f}..{s.high:.{digits}f}",
             str(s.games),
             f"{s.wins:g}",
             str(s.forfeits),

@@ -51,6 +51,28 @@ FORFEIT_REASONS: Final = ("timeout", "protocol", "illegal-move", "crash")
 MAX_FORFEIT_DETAIL: Final = 1000
 
 
+def _check_forfeit_seat(_: object, __: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not 0 <= value < MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"Forfeit.seat must be an int from 0 to {MAX_PLAYERS - 1}, got {short_repr(value)}"
+        )
+
+
+def _check_forfeit_reason(_: object, __: attrs.Attribute[str], value: object) -> None:
+    if value not in FORFEIT_REASONS or type(value) is not str:
+        raise InvalidArgumentError(
+            f"Forfeit.reason must be one of {', '.join(FORFEIT_REASONS)}, got {short_repr(value)}"
+        )
+
+
+def _check_forfeit_detail(_: object, __: attrs.Attribute[str], value: object) -> None:
+    if type(value) is not str or len(value) > MAX_FORFEIT_DETAIL:
+        raise InvalidArgumentError(
+            f"Forfeit.detail must be a str of at most {MAX_FORFEIT_DETAIL} characters, "
+            f"got {short_repr(value)}"
+        )
+
+
 @attrs.frozen
 class Forfeit:
     """How a game ended early: a seat forfeited it.
@@ -77,32 +99,9 @@ class Forfeit:
             unknown reason or a detail that is not a short str.
     """
 
-    seat: int = attrs.field()
-    reason: str = attrs.field()
-    detail: str = attrs.field(default="")
-
-    @seat.validator
-    def _check_seat(self, _: object, value: object) -> None:
-        if type(value) is not int or not 0 <= value < MAX_PLAYERS:
-            raise InvalidArgumentError(
-                f"Forfeit.seat must be an int from 0 to {MAX_PLAYERS - 1}, got {short_repr(value)}"
-            )
-
-    @reason.validator
-    def _check_reason(self, _: object, value: object) -> None:
-        if value not in FORFEIT_REASONS or type(value) is not str:
-            raise InvalidArgumentError(
-                f"Forfeit.reason must be one of {', '.join(FORFEIT_REASONS)}, "
-                f"got {short_repr(value)}"
-            )
-
-    @detail.validator
-    def _check_detail(self, _: object, value: object) -> None:
-        if type(value) is not str or len(value) > MAX_FORFEIT_DETAIL:
-            raise InvalidArgumentError(
-                f"Forfeit.detail must be a str of at most {MAX_FORFEIT_DETAIL} characters, "
-                f"got {short_repr(value)}"
-            )
+    seat: int = attrs.field(validator=_check_forfeit_seat)
+    reason: str = attrs.field(validator=_check_forfeit_reason)
+    detail: str = attrs.field(default="", validator=_check_forfeit_detail)
 
 
 #: The judgements of a move in an :class:`Annotation`, from the worst.

@@ -399,8 +399,8 @@ def load_bot(spec: str) -> Bot:
             :func:`parse_bot_spec`); the bot's class is then made with them
             as keyword arguments: ``"ismcts:iterations=200,seed=3"``.
             ``"engine:COMMAND"`` starts a bot engine in another process
-            and returns it as an :class:`~splendor.remote.Engine` (see
-            :func:`~splendor.remote.open_engine`; the command is split as a
+            and returns it as an :class:`~splendor.remote.host.Engine` (see
+            :func:`~splendor.remote.host.open_engine`; the command is split as a
             shell would): ``"engine:./mybot --fast"``.
             ``"level:N"`` is the bot of level ``N`` of
             :mod:`splendor.players.levels` (``"level:5"``).

@@ -2,12 +2,15 @@
 
 A bot engine is a program, in any language, that plays over the protocol
 on its standard input and output (see the docs' protocol page).
-:func:`open_engine` (or :func:`open_engine_async`) starts one and returns
-an :class:`Engine`, a bot usable wherever a bot is; :func:`serve` turns any
-bot into an engine (``splendor engine SPEC`` on the command line). The
-messages and their lines are in :mod:`splendor.remote.messages`.
-:func:`open_usi_engine` plays an engine of csplendor's USI-like protocol
-(:mod:`splendor.remote.usi`).
+:func:`~splendor.remote.host.open_engine` (or
+:func:`~splendor.remote.host.open_engine_async`) starts one and returns an
+:class:`~splendor.remote.host.Engine`, a bot usable wherever a bot is;
+:func:`~splendor.remote.serve.serve` turns any bot into an engine
+(``splendor engine SPEC`` on the command line). The messages and their
+lines are in :mod:`splendor.remote.messages`; the constants (the longest
+line, the grace of a move) stay in their modules.
+:func:`~splendor.remote.usi.open_usi_engine` plays an engine of csplendor's
+USI-like protocol (:mod:`splendor.remote.usi`).
 
 This package is no part of the rules engine (``new_game``,
 ``legal_actions``, ``apply``): "engine" here always means a bot engine, a
@@ -17,7 +20,6 @@ player in another process.
 from __future__ import annotations
 
 from splendor.remote.host import (
-    GRACE,
     Analysis,
     AsyncEngine,
     Engine,
@@ -26,22 +28,11 @@ from splendor.remote.host import (
     open_engine,
     open_engine_async,
 )
-from splendor.remote.messages import (
-    MAX_LINE,
-    PROTOCOL_VERSION,
-    Clock,
-    Info,
-    Limit,
-    Option,
-    OptionValue,
-)
+from splendor.remote.messages import Clock, Info, Limit, Option
 from splendor.remote.serve import Analyser, serve
 from splendor.remote.usi import UsiEngine, open_usi_engine
 
 __all__ = [
-    "GRACE",
-    "MAX_LINE",
-    "PROTOCOL_VERSION",
     "Analyser",
     "Analysis",
     "AsyncEngine",
@@ -51,7 +42,6 @@ __all__ = [
     "Info",
     "Limit",
     "Option",
-    "OptionValue",
     "PlayResult",
     "UsiEngine",
     "open_engine",

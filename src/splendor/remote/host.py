@@ -28,6 +28,10 @@ The host never trusts the engine:
   it) on close, on a fault, when the :class:`Engine` is garbage-collected and
   at interpreter exit. No process is left behind, and none as a zombie.
 
+Every line sent and received is logged at the ``DEBUG`` level on the logger
+``splendor.remote`` (``>`` to the engine, ``<`` from it); an engine's
+``error`` lines are logged as warnings.
+
 Only the mover's view and its legal actions cross to the engine: never a
 hidden card, never the seed.
 """
@@ -120,6 +124,8 @@ STDERR_TAIL: Final = 65_536
 
 # The most info lines kept for one search (the last ones).
 _MAX_INFO: Final = 10_000
+# The most error lines of one engine logged (an engine may send them without end).
+_MAX_LOGGED: Final = 100
 # The characters of standard error quoted in the message of a crash.
 _QUOTED_TAIL: Final = 600
 
@@ -275,6 +281,7 @@ class AsyncEngine:
         self._last_id = 0
         self._game: tuple[int, Rules] | None = None
         self._last_turn = -1
+        self._logged = 0
         self._lock = asyncio.Lock()
         self._finalizer: weakref.finalize[[int], AsyncEngine] | None = None  # kills it if forgotten
 
@@ -345,6 +352,10 @@ class AsyncEngine:
         return f"; its last words: {tail}"
 
     def _line(self, line: bytes) -> None:
+        if not line.strip():
+            return  # a blank line says nothing: engines may print one
+        if _log.isEnabledFor(logging.DEBUG):
+            _log.debug("%s < %s", self.name, line.decode("utf-8", "replace").rstrip("\n"))
         try:
             message = decode_engine(line)
         except ProtocolError as error:
@@ -352,11 +363,16 @@ class AsyncEngine:
             return
         pending = self._pending
         if isinstance(message, ErrorMessage):
-            _log.warning("engine %r: error %s: %s", self.name, message.code, message.message)
+            self._logged += 1
+            if self._logged <= _MAX_LOGGED:
+                _log.warning("engine %r: error %s: %s", self.name, message.code, message.message)
+                if self._logged == _MAX_LOGGED:
+                    _log.warning("engine %r: no more of its error lines are logged", self.name)
             if pending is None:
                 return
             if pending.kind == "readyok":
-                pending.errors.append(message)
+                if len(pending.errors) < _MAX_LOGGED:
+                    pending.errors.append(message)
             elif pending.kind == "hello" or message.id in (None, pending.id):
                 self._fail(
                     EngineProtocolError(
@@ -393,6 +409,7 @@ class AsyncEngine:
         pending = self._pending
         if pending is not None and not pending.future.done():
             pending.future.set_exception(self._fault)
+            pending.future.exception()  # seen: whoever waits raises it, nobody else warns of it
 
     # Talking to it.
 
@@ -461,7 +478,10 @@ class AsyncEngine:
             raise EngineCrashedError(f"engine {self.name!r} is closed")
         pipe = self._transport.get_pipe_transport(0)
         assert isinstance(pipe, asyncio.WriteTransport)
-        pipe.write(encode(message))
+        line = encode(message)
+        if _log.isEnabledFor(logging.DEBUG):
+            _log.debug("%s > %s", self.name, line.decode("utf-8").rstrip("\n"))
+        pipe.write(line)
 
     async def _ask(
         self,
@@ -527,7 +547,7 @@ class AsyncEngine:
                 await self._answer(request, self.timeout)
             finally:
                 self._pending = None
-            if request.errors:
+            if checked and request.errors:
                 first = request.errors[0]
                 raise InvalidArgumentError(
                     f"engine {self.name!r} refused an option: {first.code}: {first.message}"
@@ -606,6 +626,10 @@ class AsyncEngine:
             raise InvalidArgumentError("an engine needs at least one action to choose from")
         texts = tuple(format_action(action, full) for action in listed)
         budget = self._budget(view, limit)
+        if limit.infinite and budget is None:
+            raise InvalidArgumentError(
+                "an infinite search needs a time (or a clock) after which the host stops it"
+            )
         if self._fault is not None:
             raise self._fault
         players = len(view.players)
@@ -747,8 +771,7 @@ async def open_engine_async(
     engine = AsyncEngine(argv, timeout=timeout, grace=grace, limit=limit, name=name)
     try:
         await engine._start(cwd, env)
-        if options:
-            await engine.configure(options)
+        await engine.configure(options or {})
     except BaseException:
         await engine._shut()
         raise
@@ -812,14 +835,6 @@ class Engine:
     generator, seeded by its ``Seed`` option if it has one). ``with``
     closes it. Calls are made one at a time (from one thread, or with a
     lock): each waits for the answer of the one before.
-
-    Attributes:
-        id: who the engine says it is.
-        options: the options it offers, by name.
-        limit: the limit of a move made as a bot.
-        timeout: seconds it gets to answer a handshake, ``isready``, or a
-            move without a time limit.
-        grace: seconds it gets beyond a move's time, and to exit after ``quit``.
     """
 
     def __init__(self, core: AsyncEngine, loop: _Loop) -> None:
@@ -1020,7 +1035,7 @@ def open_engine(
 
     Args:
         command: the command line: a str (split as a shell would, with
-            :func:`shlex.split`, but run without a shell) or a sequence of
+            ``shlex.split``, but run without a shell) or a sequence of
             arguments.
         options: options to set once it is ready (names as its ``hello``
             lists them).

@@ -179,8 +179,10 @@ class Limit:
         iterations: search iterations (an MCTS engine's playouts, say).
         nodes: nodes searched.
         clock: the game's clocks (the mover's remaining time bounds the move).
-        infinite: search until the host sends ``stop``; with ``time`` too,
-            the host sends ``stop`` when that time has passed.
+        infinite: search until the host sends ``stop``, which
+            :class:`~splendor.remote.host.Engine` sends when ``time`` (or the
+            mover's clock) has passed: it refuses an infinite search without
+            either.
 
     The host waits for a best move ``time`` seconds (or the mover's
     remaining time on the clock) plus a grace; with neither, it waits its
@@ -359,7 +361,7 @@ class Position:
 
 @attrs.frozen
 class Go:
-    """Asks for a best move in the position of ``id``, within :attr:`limit`."""
+    """Asks for a best move in the position of ``id``, within ``limit``."""
 
     id: int
     limit: Limit = Limit()
@@ -849,23 +851,40 @@ def _position(fields: _Fields) -> Position:
         texts.append(text)
         data.append(entry["action"])
     try:
-        actions = from_json(json.dumps(data), tuple[Action, ...])
-    except SplendorError as error:
-        raise ProtocolError(
-            f"position: the actions are not actions: {_short(error)}", code="bad-position"
-        ) from None
-    try:
-        legal = set(legal_actions(view.stand_in()))
+        legal = legal_actions(view.stand_in())
     except SplendorError as error:
         raise ProtocolError(f"position: {_short(error)}", code="bad-position") from None
-    for text, action in zip(texts, actions, strict=True):
-        if action not in legal:
-            raise ProtocolError(
-                f"position: the action {text!r} is not legal in the view", code="bad-position"
-            )
+    # Each listed action is looked up among the legal ones by its JSON as the
+    # host side writes it; any other spelling is read with every check.
+    unstructure = _converter().unstructure
+    by_json = {_canonical(unstructure(action)): action for action in legal}
+    actions: list[Action] = []
+    for text, entry in zip(texts, data, strict=True):
+        action = by_json.get(_canonical(entry))
+        if action is None:
+            try:
+                action = from_json(json.dumps(entry), Action)
+            except SplendorError as error:
+                raise ProtocolError(
+                    f"position: the action {text!r} is not an action: {_short(error)}",
+                    code="bad-position",
+                ) from None
+            if action not in legal:
+                raise ProtocolError(
+                    f"position: the action {text!r} is not legal in the view", code="bad-position"
+                )
+        actions.append(action)
     if len(set(actions)) != len(actions):
         raise ProtocolError("position: an action is listed twice", code="bad-position")
-    return Position(id_, view, actions, tuple(texts))
+    return Position(id_, view, tuple(actions), tuple(texts))
+
+
+def _canonical(data: object) -> str:
+    """One text for equal JSON values, whatever the order of their keys."""
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return ""
 
 
 def _limit(fields: _Fields) -> Limit:

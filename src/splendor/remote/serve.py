@@ -8,6 +8,10 @@ keeps going. A bot that can say more than its move (an :class:`Analyser`,
 such as a search with win estimates) gets an ``info`` line before each best
 move.
 
+The bot chooses its move when ``go`` comes, whatever the limits say (give
+a search its budget in its spec: ``ismcts:iterations=400``); for an
+``infinite`` search the answer is held until ``stop``.
+
 >>> import io
 >>> from splendor import GreedyBot
 >>> host = io.BytesIO(b'{"type":"hello","protocol":1}\\n{"type":"isready"}\\n{"type":"quit"}\\n')
@@ -70,28 +74,21 @@ _MAX_MESSAGE: Final = 1000
 
 
 class AnalyserResult(Protocol):
-    """What an :class:`Analyser` says of a position.
-
-    Attributes:
-        action: its best move, one of the actions it was given.
-        win: each seat's probability of winning, in seat order.
-        pv: the principal variation, its first action the best move.
-        nodes: the nodes or iterations searched.
-    """
+    """What an :class:`Analyser` says of a position (any object with these attributes)."""
 
     @property
     def action(self) -> Action:
-        """The best move."""
+        """The best move, one of the actions the analyser was given."""
         ...
 
     @property
     def win(self) -> Sequence[float]:
-        """Each seat's probability of winning."""
+        """Each seat's probability of winning, in seat order."""
         ...
 
     @property
     def pv(self) -> Sequence[Action]:
-        """The principal variation."""
+        """The principal variation, its first action the best move."""
         ...
 
     @property

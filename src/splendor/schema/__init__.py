@@ -47,7 +47,7 @@ def json_schema() -> dict[str, object]:
 
     >>> schema = json_schema()
     >>> sorted(schema["$defs"])[:4]
-    ['action', 'buy', 'cardId', 'count']
+    ['action', 'annotation', 'buy', 'cardId']
     >>> schema["$defs"]["view"]["required"][:3]
     ['format', 'rules', 'seat']
     """

@@ -447,8 +447,18 @@ class Table:
 
 
 def _start_engine(spec: str, move_time: float) -> Bot:
-    """Start the operator's engine of ``spec``, with ``move_time`` seconds a move."""
-    return load_bot(spec)
+    """Start the operator's engine of ``spec``, with ``move_time`` seconds a move.
+
+    The host side of the protocol ends an engine that goes over its time
+    (after its grace) and raises; any other spec is an in-process bot,
+    which cannot be stopped while it thinks.
+    """
+    from splendor.remote import Engine, Limit
+
+    bot = load_bot(spec)
+    if isinstance(bot, Engine):
+        bot.limit = Limit(time=move_time)
+    return bot
 
 
 def _close(bot: Bot) -> None:

@@ -34,7 +34,9 @@ def run(
     go: Callable[[Message, Message], None],
     *,
     name: str = "test",
+    protocol: int = 1,
     on_stop: Callable[[], None] | None = None,
+    before_ready: Callable[[], None] | None = None,
 ) -> None:
     """Answer the host until ``quit``; ``go(go_message, position_message)`` answers each ``go``."""
     write_pid()
@@ -43,8 +45,10 @@ def run(
         message = json.loads(line)
         kind = message["type"]
         if kind == "hello":
-            send({"type": "hello", "protocol": 1, "name": name, "options": []})
+            send({"type": "hello", "protocol": protocol, "name": name, "options": []})
         elif kind == "isready":
+            if before_ready is not None:
+                before_ready()
             send({"type": "readyok"})
         elif kind == "position":
             position = message
