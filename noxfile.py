@@ -219,6 +219,18 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/rl_bench.py")
 
 
+@nox.session(default=False)
+def levels(session: nox.Session) -> None:
+    """Calibrate the levels: a round robin between them, their ratings and time per move.
+
+    Resumes from its checkpoint (``benchmarks/levels.jsonl``); ``-- --write``
+    puts the measured table into the package, other arguments go to
+    ``benchmarks/levels.py`` (``-- --help``).
+    """
+    install_project(session, "")
+    session.run("python", "benchmarks/levels.py", *(session.posargs or ["--workers", "2"]))
+
+
 @nox.session
 def soak(session: nox.Session) -> None:
     """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 import types
 from collections.abc import Iterator
 from typing import Final, Protocol
@@ -310,6 +311,36 @@ def _resolve_reexport(
         )
         if found is not None:
             return found
+    for candidate in candidates:
+        home = _package_home(candidate)
+        if home is not None:
+            found = domain.resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], home, node, contnode
+            )
+            if found is not None:
+                return found
+    return None
+
+
+def _package_home(target: str) -> str | None:
+    """Where a name a subpackage re-exports is documented: ``splendor.remote.Engine`` is
+    ``splendor.remote.host.Engine``, as are its attributes; a name a subpackage leaves in
+    its modules (``splendor.remote.GRACE``) is looked for in their ``__all__``."""
+    parts = target.split(".")
+    for size in range(len(parts) - 1, 1, -1):
+        package = sys.modules.get(".".join(parts[:size]))
+        if package is None or not hasattr(package, "__path__"):
+            continue
+        name, rest = parts[size], parts[size + 1 :]
+        homes = [
+            module.__name__
+            for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}.")
+            if not info.name.rsplit(".", 1)[1].startswith("_")
+            for module in _imported(info.name)
+            if name in getattr(module, "__all__", ())
+        ]
+        if homes:
+            return ".".join([homes[0], name, *rest])
     return None
 
 

@@ -36,6 +36,7 @@ RANKS: Final[dict[str, int]] = {
     "splendor.schema": 3,
     "splendor.formats": 4,
     "splendor.draw": 5,
+    "splendor.remote": 5,
     "splendor.players": 6,
     "splendor.testing": 6,
     "splendor.fast": 7,
@@ -64,10 +65,11 @@ THIRD_PARTY: Final[dict[str, frozenset[str]]] = {
     "splendor.formats": frozenset({"attrs", "cattrs"}),
     "splendor.schema": frozenset(),
     "splendor.draw": frozenset({"attrs"}),
+    "splendor.remote": frozenset({"attrs"}),
     "splendor.players": frozenset({"attrs"}),
     "splendor.testing": frozenset({"attrs"}),
     "splendor.fast": frozenset({"attrs", "numpy"}),
-    "splendor.arena": frozenset({"attrs", "ray"}),
+    "splendor.arena": frozenset({"attrs", "openskill", "ray"}),
     "splendor.rl": frozenset(
         {"attrs", "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}
     ),

@@ -197,6 +197,7 @@ class EngineError(SplendorError, RuntimeError):
 class EngineTimeoutError(EngineError, TimeoutError):
     """An engine did not answer within its time limit (at start-up or on a move)."""
 
+    #: The fault's name in a game record: ``"timeout"``.
     reason = "timeout"
 
 
@@ -204,6 +205,7 @@ class EngineProtocolError(EngineError):
     """An engine printed a line that is not the protocol: not JSON, too long,
     an unknown message, or a message out of order."""
 
+    #: The fault's name in a game record: ``"protocol"``.
     reason = "protocol"
 
 
@@ -212,12 +214,14 @@ class EngineMoveError(EngineError):
     an index out of range, notation that names no listed action, or notation
     that names more than one."""
 
+    #: The fault's name in a game record: ``"illegal-move"``.
     reason = "illegal-move"
 
 
 class EngineCrashedError(EngineError):
     """An engine's process ended, or closed its output, while the host waited for it."""
 
+    #: The fault's name in a game record: ``"crash"``.
     reason = "crash"
 
 

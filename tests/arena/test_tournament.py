@@ -274,7 +274,10 @@ def test_results_as_json_text_and_svg() -> None:
         "points",
         "cards",
         "turns",
+        "forfeit",
     }
+    assert data["games"][0]["forfeit"] is None
+    assert data["skill_ratings"] == []
     assert [r["name"] for r in data["ratings"]] == ["greedy", "random"]
     assert data["crosstable"][1][0] == 1.0
     text = result.format()

@@ -34,7 +34,17 @@ def help_of(run: Callable[[list[str]], object], argv: list[str]) -> str:
 
 
 def test_the_commands_are_the_expected_ones() -> None:
-    assert command_names() == ["play", "simulate", "replay", "show", "serve", "tournament"]
+    assert command_names() == [
+        "play",
+        "simulate",
+        "replay",
+        "show",
+        "serve",
+        "tournament",
+        "engine",
+        "ladder",
+        "analyse",
+    ]
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in command_names())])

@@ -97,3 +97,55 @@ def test_the_help_lists_the_tournament(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     assert "--ray [ADDRESS]" in capsys.readouterr().out
+
+
+def test_a_tournament_with_a_time_control_lists_forfeits_and_skill_ratings(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "results.json"
+    spec = "tests.arena.test_referee:crash_on_third"
+    argv = ["tournament", "--bots", "greedy", "random", spec, "--players", "3", "--deals", "1"]
+    code, text = run(*argv, "--time-per-move", "5", "--json", str(target), "--no-color", "-q")
+    assert code == 0
+    assert "3 games, 3 players, seed 0" in text
+    assert "OpenSkill ratings" in text
+    assert "Forfeits (3)" in text
+    assert text.count("RuntimeError: third move") == 3
+    data = json.loads(target.read_text())
+    assert [g["forfeit"]["reason"] for g in data["games"]] == ["crash"] * 3
+    assert len(data["skill_ratings"]) == 3
+    code, again = run(*argv, "--time-per-game", "60", "--increment", "1", "--no-color", "-q")
+    assert (code, again) == (0, text.replace(f"Results written to {target}.\n", ""))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--time-per-move", "0"], "--time-per-move must be a positive number"),
+        (["--time-per-game", "nan"], "--time-per-game must be a positive number"),
+        (["--increment", "1"], "--increment needs --time-per-game"),
+        (["--time-per-game", "5", "--increment", "-1"], "--increment must be a non-negative"),
+        (["--deals", "0"], "--deals must be at least 1"),
+    ],
+)
+def test_bad_time_controls_and_deals_are_usage_errors(
+    options: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("tournament", "--bots", "greedy", "random", *options, "-q")
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_tournament_seats_engine_processes_with_a_time_control() -> None:
+    faulty = Path(__file__).resolve().parents[1] / "arena" / "engines" / "faulty.py"
+    illegal = f"engine:{sys.executable} {faulty} illegal 4"
+    plays = f"engine:{sys.executable} {faulty} none 0"
+    code, text = run(
+        "tournament", "--bots", illegal, plays, "--deals", "1", "--time-per-move", "2",
+        "--no-color", "-q",
+    )  # fmt: skip
+    assert code == 0
+    assert "2 games, 2 players, seed 0" in text
+    assert "Forfeits (2)" in text
+    assert text.count("illegal-move") == 2
+    assert "played an illegal move: index" in text

@@ -191,3 +191,99 @@ def test_every_rollout_policy_plays_legal_moves(rollout: str) -> None:
         seen, actions, random.Random(0)
     )
     assert choice in actions
+
+
+def test_analyse_finds_the_move_a_seeded_search_plays() -> None:
+    state = _midgame()
+    seat = state.current_player
+    seen = view(state, seat)
+    actions = legal_actions(state)
+    result = ISMCTSBot(iterations=60, seed=4).analyse(seen, actions, random.Random(0))
+    assert result.action == ISMCTSBot(iterations=60, seed=4)(seen, actions, random.Random(0))
+    assert result.nodes == 60
+    assert result.pv[0] == result.action
+    assert result.action in actions
+
+
+def test_analyse_gives_each_seat_a_chance_of_winning_summing_to_one() -> None:
+    for players in (2, 3, 4):
+        state = _midgame(players=players)
+        seen = view(state, state.current_player)
+        result = ISMCTSBot(iterations=40, seed=1).analyse(
+            seen, legal_actions(state), random.Random(0)
+        )
+        assert len(result.win) == players
+        assert all(0.0 <= p <= 1.0 for p in result.win)
+        assert sum(result.win) == pytest.approx(1.0)
+
+
+def test_analyse_follows_the_tree_for_the_principal_variation() -> None:
+    state = _midgame()
+    seen = view(state, state.current_player)
+    result = ISMCTSBot(iterations=300, seed=2).analyse(seen, legal_actions(state), random.Random(0))
+    # 300 iterations grow the most visited line below the root.
+    assert len(result.pv) >= 2
+    # The reply is the other seat's move: legal after the move in a determinization.
+    after = apply(determinize(seen, random.Random(1)), result.pv[0])
+    assert after.current_player != state.current_player
+
+
+def test_analyse_sees_a_win_on_the_board_as_certain() -> None:
+    # Greedy games watched from the last seat: a buy there that wins at once.
+    for seed in range(12):
+        state = new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            actions = legal_actions(state)
+            seat = state.current_player
+            if seat == 1 and any(apply(state, a).winners == (1,) for a in actions):
+                result = ISMCTSBot(iterations=60, seed=seed).analyse(view(state, 1), actions, rng)
+                assert apply(state, result.action).winners == (1,)
+                assert result.win == (0.0, 1.0)
+                return
+            state = apply(state, GreedyBot()(view(state, seat), actions, rng))
+    pytest.fail("no greedy game offered seat 1 a winning buy")
+
+
+def test_analyse_searches_a_single_legal_action_too() -> None:
+    state = _midgame()
+    seen = view(state, state.current_player)
+    only = legal_actions(state)[:1]
+    result = ISMCTSBot(iterations=20, seed=1).analyse(seen, only, random.Random(0))
+    assert result.nodes == 20
+    assert sum(result.win) == pytest.approx(1.0)
+
+
+def test_analyse_refuses_what_a_move_refuses() -> None:
+    state = _midgame()
+    bot = ISMCTSBot(iterations=5, seed=1)
+    with pytest.raises(InvalidArgumentError):
+        bot.analyse(view(state, None), legal_actions(state), random.Random(0))
+    with pytest.raises(InvalidArgumentError):
+        bot.analyse(view(state, state.current_player), [], random.Random(0))
+
+
+def test_analyse_searches_only_the_actions_it_is_given() -> None:
+    state = _midgame()
+    seen = view(state, state.current_player)
+    actions = legal_actions(state)
+    bot = ISMCTSBot(iterations=40, seed=3)
+    full = bot.analyse(seen, actions, random.Random(0))
+    others = [a for a in actions if a != full.action]
+    some = bot.analyse(seen, others[:3], random.Random(0))
+    assert some.action in others[:3]
+    one = bot.analyse(seen, [others[-1]], random.Random(0))
+    assert one.action == others[-1]
+    assert one.pv[0] == others[-1]
+    assert sum(one.win) == pytest.approx(1.0)
+    with pytest.raises(InvalidArgumentError, match="not a legal action"):
+        bot.analyse(seen, [_illegal(state)], random.Random(0))
+
+
+def _illegal(state: GameState) -> splendor.Action:
+    """An action that is not legal in ``state``."""
+    return next(
+        action
+        for action in legal_actions(apply(state, legal_actions(state)[0]))
+        if action not in legal_actions(state)
+    )

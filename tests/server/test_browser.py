@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,6 +27,7 @@ import pytest
 from splendor import CARDS_BY_ID, GameRecord, GreedyBot, PlayerView, from_json
 from splendor.core.actions import Action, Buy
 from splendor.draw._svg_pieces import TIER_BACK
+from splendor.players.levels import LEVELS
 from splendor.server import create_app
 
 REQUIRED = os.environ.get("SPLENDOR_BROWSER_TESTS") == "required"
@@ -71,11 +74,11 @@ SEED = 18
 class LiveServer:
     """The server on a free port of 127.0.0.1, in a thread, with a fresh database."""
 
-    def __init__(self, db: Path, bot_delay: float) -> None:
+    def __init__(self, db: Path, bot_delay: float, engines: dict[str, str] | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        app = create_app(db, bot_delay=bot_delay, allow_seeds=True)
+        app = create_app(db, bot_delay=bot_delay, allow_seeds=True, engines=engines)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536
         )
@@ -402,3 +405,46 @@ def test_a_person_plays_a_bot_and_a_dropped_connection_comes_back(
     expect(page.locator("#result")).to_contain_text("Cy:")
     assert final["result"]["winners"]
     shot(watch, "phone-bot-game-over")
+
+
+def test_the_lobby_offers_the_operators_engines_and_one_plays(
+    browser: Browser, tmp_path: Path
+) -> None:
+    engine = f"engine:{shlex.quote(sys.executable)} -m splendor engine greedy"
+    server = LiveServer(tmp_path / "games.db", bot_delay=0.05, engines={"mine": engine})
+    try:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(f"{server.url}/?seed=7")
+        expect(page.locator("select[name=kind0] option[value='bot:mine']")).to_have_text(
+            "mine (engine)"
+        )
+        page.select_option("select[name=kind0]", "bot:mine")
+        page.select_option("select[name=kind1]", "person")
+        page.click("button[type=submit]")
+        page.click("[data-take-seat='1']")
+        wait_version(page, 1)  # the engine, started by the server, moved first
+        message = message_of(page)
+        assert message["seats"][0]["bot"] == "mine"
+        expect(page.locator("#status")).to_have_text("Your turn")
+    finally:
+        server.stop()
+
+
+def test_the_lobby_offers_the_levels_and_one_plays(browser: Browser, tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "games.db", bot_delay=0.05)
+    try:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(f"{server.url}/?seed=7")
+        options = page.locator("select[name=kind0] option[value^='bot:level:']")
+        expect(options).to_have_count(len(LEVELS))
+        expect(options.first).to_have_text(f"Level 1: {LEVELS[0].name}")
+        page.select_option("select[name=kind0]", "bot:level:3")
+        page.select_option("select[name=kind1]", "person")
+        page.click("button[type=submit]")
+        page.click("[data-take-seat='1']")
+        wait_version(page, 1)  # level 3's bot moved first
+        message = message_of(page)
+        assert message["seats"][0]["bot"] == "level:3"
+        expect(page.locator("#status")).to_have_text("Your turn")
+    finally:
+        server.stop()

@@ -1,19 +1,20 @@
 """Rated tournaments between bots: :func:`round_robin`.
 
 Every table of ``players`` entrants (each combination of them) plays
-``games`` games. The seats rotate: game ``g`` of a table deals the deal of
-``g // players`` and seats the entrants rotated by ``g % players``, so each
-deal is played from every seat and nobody gains from moving first.
+``games`` games, in the order of :func:`splendor.arena.referee.fair_schedule`:
+game ``g`` of a table deals the deal of ``g // players`` and seats the
+entrants rotated by ``g % players``, so each deal is played from every seat
+and nobody gains from moving first.
 
-The results are scored pairwise: in each game every two players of
-different entrants meet once, and the one ranked higher (a winner, else more
-points, else fewer purchased cards) scores 1, equal ranks score 1/2 each. A
-**Bradley-Terry** model fitted to all those pairwise scores gives each
-entrant a rating on the Elo scale (a difference of 400 means 10 to 1 odds),
-shifted so that their mean is 1500, with a 95% interval for each rating
-relative to that mean, from the curvature of the likelihood (a Wald
-interval: for an entrant that won or lost every game it is only a rough
-guide).
+Each game is refereed (:func:`splendor.arena.referee.referee_game`), under a
+time control if one is given: a bot that fails forfeits the game instead of
+stopping the tournament, and the result lists the forfeit with its reason.
+
+The results are rated by :mod:`splendor.arena.ratings`: Bradley-Terry on the
+Elo scale from the pairwise scores (:func:`~splendor.arena.ratings.rate`),
+and for games of 3 or 4 players also OpenSkill's Plackett-Luce ratings of
+the whole rankings (:func:`~splendor.arena.ratings.rate_skill`), each with
+a 95% interval.
 
 Bots are given as specs: a name from :data:`splendor.players.bots.BOTS`, or
 ``module:attribute``, optionally followed by ``:`` and options passed to
@@ -31,225 +32,44 @@ as everywhere else.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from collections.abc import Callable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 import attrs
 
+from splendor._optional import require
 from splendor.arena.parallel import run_tasks
-from splendor.arena.runs import game_seed, kernel_plays
+from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
+from splendor.arena.referee import TimeControl, fair_schedule, referee_game
+from splendor.arena.runs import kernel_plays
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.players.bots import DEFAULT_MAX_TURNS, Bot, parse_bot_spec, play_game
+from splendor.players.bots import (
+    DEFAULT_MAX_TURNS,
+    ENGINE_PREFIX,
+    Bot,
+    parse_bot_spec,
+    play_game,
+)
 from splendor.players.bots import load_bot as make_bot
 
 __all__ = [
     "GameResult",
+    "RatedEntrant",
     "Rating",
+    "SkillRating",
     "TournamentResult",
     "make_bot",
     "parse_bot_spec",
     "play_result",
+    "plot_ratings",
     "rate",
+    "rate_skill",
     "round_robin",
 ]
-
-#: Elo points per unit of Bradley-Terry log-strength.
-_ELO: Final = 400.0 / math.log(10.0)
-_Z95: Final = 1.959963984540054
-_MEAN: Final = 1500.0
-# The deals of one table are numbered from table * _TABLE_DEALS.
-_TABLE_DEALS: Final = 10_007
-
-
-@attrs.frozen
-class GameResult:
-    """The outcome of one game of a tournament.
-
-    Attributes:
-        index: the game's number in the tournament.
-        seed: the seed of its deal and of the bots' generators.
-        entrants: the entrant (its index in :attr:`TournamentResult.names`)
-            at each seat.
-        winners: the winning seats; ``()`` when the game stopped unfinished
-            at the bound on turns.
-        points: the prestige points of each seat at the end.
-        cards: the number of cards each seat bought.
-        turns: the number of turns played.
-    """
-
-    index: int
-    seed: int
-    entrants: tuple[int, ...]
-    winners: tuple[int, ...]
-    points: tuple[int, ...]
-    cards: tuple[int, ...]
-    turns: int
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game ended by the rules."""
-        return bool(self.winners)
-
-    @classmethod
-    def of(cls, index: int, seed: int, entrants: tuple[int, ...], final: GameState) -> GameResult:
-        """The result of game ``index`` whose last state is ``final``."""
-        return cls(
-            index=index,
-            seed=seed,
-            entrants=entrants,
-            winners=final.winners,
-            points=tuple(player.points for player in final.players),
-            cards=tuple(len(player.cards) for player in final.players),
-            turns=final.turn,
-        )
-
-    def pairs(self) -> list[tuple[int, int, float]]:
-        """The pairwise scores of the game: ``(entrant, other, score)`` per two seats.
-
-        Each two seats held by different entrants appear once, with the
-        score of the first (1, 1/2 or 0).
-        """
-        found = []
-        ranks = [
-            (seat in self.winners, self.points[seat], -self.cards[seat])
-            for seat in range(len(self.entrants))
-        ]
-        for a, b in itertools.combinations(range(len(self.entrants)), 2):
-            if self.entrants[a] == self.entrants[b]:
-                continue
-            score = 1.0 if ranks[a] > ranks[b] else 0.0 if ranks[a] < ranks[b] else 0.5
-            found.append((self.entrants[a], self.entrants[b], score))
-        return found
-
-
-@attrs.frozen
-class Rating:
-    """One entrant's rating.
-
-    Attributes:
-        name: the entrant's name.
-        rating: the Bradley-Terry rating on the Elo scale (mean 1500).
-        low: the lower end of its 95% interval.
-        high: the upper end of its 95% interval.
-        games: the games it played.
-        wins: its wins, a shared win counting as a share.
-        score: its mean pairwise score (0 to 1) against the other entrants.
-    """
-
-    name: str
-    rating: float
-    low: float
-    high: float
-    games: int
-    wins: float
-    score: float
-
-
-def rate(names: Sequence[str], games: Sequence[GameResult]) -> tuple[Rating, ...]:
-    """Fit Bradley-Terry ratings to the pairwise scores of ``games``.
-
-    The fit adds one virtual drawn game of each entrant against an average
-    player, so an entrant that won or lost everything still gets a finite
-    rating (and a wide interval).
-
-    Args:
-        names: the entrants' names, by entrant index.
-        games: the games played.
-
-    Returns:
-        One :class:`Rating` per entrant, best first.
-    """
-    n = len(names)
-    played = [[0.0] * n for _ in range(n)]
-    won = [0.5] * n  # the virtual draw of each entrant
-    scored = [0.0] * n
-    meetings = [0] * n
-    games_of = [0] * n
-    wins_of = [0.0] * n
-    for game in games:
-        for seat, entrant in enumerate(game.entrants):
-            games_of[entrant] += 1
-            if seat in game.winners:
-                wins_of[entrant] += 1.0 / len(game.winners)
-        for a, b, score in game.pairs():
-            played[a][b] += 1.0
-            played[b][a] += 1.0
-            won[a] += score
-            won[b] += 1.0 - score
-            scored[a] += score
-            scored[b] += 1.0 - score
-            meetings[a] += 1
-            meetings[b] += 1
-    strength = [1.0] * n
-    for _ in range(10_000):
-        new = []
-        for i in range(n):
-            denominator = 1.0 / (strength[i] + 1.0)  # the virtual average player
-            for j in range(n):
-                if played[i][j]:
-                    denominator += played[i][j] / (strength[i] + strength[j])
-            new.append(won[i] / denominator)
-        change = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True))
-        strength = new
-        if change < 1e-10:
-            break
-    theta = [math.log(s) for s in strength]
-    information = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        p = 1.0 / (1.0 + math.exp(-theta[i]))
-        information[i][i] += p * (1.0 - p)
-        for j in range(n):
-            if i != j and played[i][j]:
-                q = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
-                weight = played[i][j] * q * (1.0 - q)
-                information[i][i] += weight
-                information[i][j] -= weight
-    inverse = _inverse(information)
-    # The ratings are shown relative to their mean: the variance of
-    # theta_i - mean(theta) is (C H^-1 C)_ii with C = I - J/n.
-    row_means = [sum(row) / n for row in inverse]
-    grand = sum(row_means) / n
-    shift = _MEAN - _ELO * sum(theta) / n
-    ratings = []
-    for i in range(n):
-        centre = shift + _ELO * theta[i]
-        variance = inverse[i][i] - 2.0 * row_means[i] + grand
-        half = _Z95 * _ELO * math.sqrt(max(variance, 0.0))
-        ratings.append(
-            Rating(
-                name=names[i],
-                rating=centre,
-                low=centre - half,
-                high=centre + half,
-                games=games_of[i],
-                wins=wins_of[i],
-                score=scored[i] / meetings[i] if meetings[i] else 0.0,
-            )
-        )
-    ratings.sort(key=lambda r: -r.rating)
-    return tuple(ratings)
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """The inverse of a small symmetric positive definite matrix (Gauss-Jordan)."""
-    n = len(matrix)
-    work = [[*row, *(1.0 if i == j else 0.0 for j in range(n))] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(work[r][col]))
-        work[col], work[pivot] = work[pivot], work[col]
-        head = work[col][col]
-        work[col] = [x / head for x in work[col]]
-        for r in range(n):
-            if r != col and work[r][col]:
-                factor = work[r][col]
-                work[r] = [x - factor * y for x, y in zip(work[r], work[col], strict=True)]
-    return [row[n:] for row in work]
 
 
 @attrs.frozen
@@ -267,6 +87,9 @@ class TournamentResult:
             score against entrant ``j`` (``None`` on the diagonal or when
             they never met).
         ratings: the ratings, best first (see :func:`rate`).
+        skill_ratings: for games of 3 or 4 players, the OpenSkill ratings,
+            best first (see :func:`~splendor.arena.ratings.rate_skill`);
+            ``()`` for two-player games.
     """
 
     names: tuple[str, ...]
@@ -277,6 +100,12 @@ class TournamentResult:
     games: tuple[GameResult, ...]
     crosstable: tuple[tuple[float | None, ...], ...]
     ratings: tuple[Rating, ...]
+    skill_ratings: tuple[SkillRating, ...] = ()
+
+    @property
+    def forfeits(self) -> tuple[GameResult, ...]:
+        """The games that ended by a forfeit, in the order of their indexes."""
+        return tuple(game for game in self.games if game.forfeit is not None)
 
     def to_dict(self) -> dict[str, object]:
         """The results as plain JSON-ready data."""
@@ -287,6 +116,7 @@ class TournamentResult:
             "games_per_table": self.games_per_table,
             "seed": self.seed,
             "ratings": [attrs.asdict(rating) for rating in self.ratings],
+            "skill_ratings": [attrs.asdict(rating) for rating in self.skill_ratings],
             "crosstable": [list(row) for row in self.crosstable],
             "games": [
                 {
@@ -297,6 +127,7 @@ class TournamentResult:
                     "points": list(g.points),
                     "cards": list(g.cards),
                     "turns": g.turns,
+                    "forfeit": None if g.forfeit is None else attrs.asdict(g.forfeit),
                 }
                 for g in self.games
             ],
@@ -307,7 +138,10 @@ class TournamentResult:
         return json.dumps(self.to_dict(), indent=indent)
 
     def format(self) -> str:
-        """The ratings and the crosstable as plain text, for a terminal.
+        """The ratings, the crosstable and the forfeits as plain text, for a terminal.
+
+        Games of 3 or 4 players add their OpenSkill ratings; a forfeit is
+        listed with its game, seat, entrant, reason and detail.
 
         >>> print(round_robin(["greedy", "random"], games=2, seed=1).format())
         ... # doctest: +NORMALIZE_WHITESPACE
@@ -342,6 +176,24 @@ class TournamentResult:
                 value = self.crosstable[i][j]
                 cells.append(f"{'-':>7}" if value is None else f"{100 * value:>6.1f}%")
             lines.append(f"{f'{k:>2} {self.names[i]}':<{column}}" + "".join(cells))
+        if self.skill_ratings:
+            lines += ["", f"rank  {'bot':<{width}}      mu  95% interval  ordinal  games"]
+            for rank, skill in enumerate(self.skill_ratings, 1):
+                interval = f"{skill.low:.1f}..{skill.high:.1f}"
+                lines.append(
+                    f"{rank:>4}  {skill.name:<{width}}  {skill.mu:>6.1f}  {interval:>12}  "
+                    f"{skill.ordinal:>7.1f}  {skill.games:>5}"
+                )
+        if self.forfeits:
+            lines += ["", f"forfeits: {len(self.forfeits)}"]
+            for game in self.forfeits:
+                assert game.forfeit is not None  # by the property's filter
+                entrant = self.names[game.entrants[game.forfeit.seat]]
+                lines.append(
+                    f"  game {game.index} seat {game.forfeit.seat} {entrant}: "
+                    f"{game.forfeit.reason}"
+                    + (f" ({game.forfeit.detail})" if game.forfeit.detail else "")
+                )
         return "\n".join(lines)
 
     def render_svg(self) -> str:
@@ -349,7 +201,47 @@ class TournamentResult:
         return _plot(self.ratings, self.players, len(self.games))
 
 
-def _plot(ratings: Sequence[Rating], players: int, games: int) -> str:
+class RatedEntrant(Protocol):
+    """What :func:`plot_ratings` draws of an entrant: its name, rating and interval."""
+
+    @property
+    def name(self) -> str:
+        """The entrant's name."""
+        ...
+
+    @property
+    def rating(self) -> float:
+        """Its rating."""
+        ...
+
+    @property
+    def low(self) -> float:
+        """The lower end of the rating's interval."""
+        ...
+
+    @property
+    def high(self) -> float:
+        """The upper end of the rating's interval."""
+        ...
+
+
+def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -> str:
+    """A plot of ratings with their 95% intervals, in the order given, as an SVG document.
+
+    Args:
+        ratings: the entrants, each with a name, a rating and its interval
+            (:class:`Rating`, or a ladder's standings).
+        players: the players per game, for the title.
+        games: the games the ratings come from, for the title.
+
+    >>> plot = plot_ratings(rate(["a", "b"], []), players=2, games=0)
+    >>> plot.startswith("<svg"), "(0 games, 2 players)" in plot
+    (True, True)
+    """
+    return _plot(ratings, players, games)
+
+
+def _plot(ratings: Sequence[RatedEntrant], players: int, games: int) -> str:
     label_width = 8 * max(len(r.name) for r in ratings) + 20
     plot_width = 420
     row = 28
@@ -413,17 +305,28 @@ def _tick_step(span: float) -> float:
     return float(10 * power)
 
 
-# One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns).
-_Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int]
+# One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns,
+# time control).
+_Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int, TimeControl | None]
 
 
 def play_result(
-    bots: Sequence[Bot], *, index: int, seed: int, entrants: tuple[int, ...], max_turns: int
+    bots: Sequence[Bot],
+    *,
+    index: int,
+    seed: int,
+    entrants: tuple[int, ...],
+    max_turns: int,
+    refereed: bool = False,
+    time_control: TimeControl | None = None,
 ) -> GameResult:
     """Play one seeded game between ``bots`` (one per seat) and give its result.
 
     The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
-    max_turns=max_turns)``. When every seat is a plain
+    max_turns=max_turns)``, where a failing bot raises. A refereed game (or
+    one with a time control) is :func:`~splendor.arena.referee.referee_game`'s
+    instead: the same game until a bot fails, which then forfeits. When every
+    seat is a plain
     :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
     compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
     played inside the kernel by :func:`splendor.fast.bot_game`, move for move
@@ -435,6 +338,9 @@ def play_result(
         seed: the seed of the deal and of the bots' generators.
         entrants: the entrant at each seat, kept in the result.
         max_turns: the turns after which the game stops unfinished.
+        refereed: whether the game is refereed.
+        time_control: the time control of the game, if any (a game with
+            one is refereed).
 
     >>> from splendor import GreedyBot, RandomBot
     >>> result = play_result(
@@ -448,14 +354,89 @@ def play_result(
 
         game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
         return GameResult.of(index, seed, entrants, game.state())
-    record = play_game(bots, seed=seed, max_turns=max_turns)
-    return GameResult.of(index, seed, entrants, record.final_state())
+    if refereed or time_control is not None:
+        record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
+    else:
+        record = play_game(bots, seed=seed, max_turns=max_turns)
+    return GameResult.of_record(index, entrants, record)
+
+
+def _close(bot: object) -> None:
+    """Close a bot that holds a resource (an engine's process), if it has ``close``."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
 
 
 def _play_task(task: _Task) -> GameResult:
-    index, seed, specs, entrants, max_turns = task
-    bots = [make_bot(spec) for spec in specs]
-    return play_result(bots, index=index, seed=seed, entrants=entrants, max_turns=max_turns)
+    """Play one game of a tournament with bots made for it, closed after it."""
+    index, seed, specs, entrants, max_turns, time_control = task
+    bots: list[Bot] = []
+    try:
+        for spec in specs:
+            bots.append(make_bot(spec))
+        return play_result(
+            bots,
+            index=index,
+            seed=seed,
+            entrants=entrants,
+            max_turns=max_turns,
+            refereed=True,
+            time_control=time_control,
+        )
+    finally:
+        for bot in bots:
+            _close(bot)
+
+
+def _play_here(
+    tasks: Sequence[_Task], progress: Callable[[int, int], None] | None
+) -> Iterator[tuple[int, GameResult]]:
+    """Play the games in this process, one engine process per entrant for all its games.
+
+    An engine is started once and plays every game of its entrant, told of
+    each new game by the bot protocol, until it forfeits (its process is
+    then ended, and a new one plays the next game); every engine is closed
+    when the games end or fail. Other bots are made afresh for each game, as
+    in :func:`_play_task`.
+    """
+    engines: dict[int, Bot] = {}
+    try:
+        for done, task in enumerate(tasks, 1):
+            index, seed, specs, entrants, max_turns, time_control = task
+            bots: list[Bot] = []
+            made: list[Bot] = []
+            for spec, entrant in zip(specs, entrants, strict=True):
+                if spec.startswith(ENGINE_PREFIX):
+                    if entrant not in engines:
+                        engines[entrant] = make_bot(spec)
+                    bots.append(engines[entrant])
+                else:
+                    bots.append(make_bot(spec))
+                    made.append(bots[-1])
+            try:
+                result = play_result(
+                    bots,
+                    index=index,
+                    seed=seed,
+                    entrants=entrants,
+                    max_turns=max_turns,
+                    refereed=True,
+                    time_control=time_control,
+                )
+            finally:
+                for bot in made:
+                    _close(bot)
+            if result.forfeit is not None:
+                loser = entrants[result.forfeit.seat]
+                if loser in engines:
+                    _close(engines.pop(loser))
+            if progress is not None:
+                progress(done, len(tasks))
+            yield index, result
+    finally:
+        for bot in engines.values():
+            _close(bot)
 
 
 def _names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -481,7 +462,7 @@ def check_run(
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
     for spec in specs:
-        make_bot(spec)
+        _close(make_bot(spec))
 
 
 def round_robin(
@@ -493,6 +474,7 @@ def round_robin(
     workers: int = 1,
     ray: str | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    time_control: TimeControl | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> TournamentResult:
     """Play a round robin between bots, seats rotated, and rate them.
@@ -510,6 +492,8 @@ def round_robin(
         ray: run the games as Ray tasks: ``"local"`` or a cluster's address.
         max_turns: the bound on turns of one game (see
             :func:`splendor.play_game`).
+        time_control: the time control of every game (see
+            :class:`~splendor.arena.referee.TimeControl`), or ``None``.
         progress: called with ``(finished, total)`` games as they finish.
 
     Returns:
@@ -534,16 +518,38 @@ def round_robin(
             f"got {len(specs)}"
         )
     check_run(specs, games=games, fewest=1, seed=seed, max_turns=max_turns)
+    if time_control is not None and not isinstance(time_control, TimeControl):
+        raise InvalidArgumentError(
+            f"time_control must be a TimeControl or None, got {time_control!r}"
+        )
+    if players > 2:
+        require("openskill.models", "arena", "the rating of games of 3 or 4 players")
     names = _names(specs)
+    deals = -(-games // players)
+    schedule = fair_schedule(names, players, deals, seed)
+    block = deals * players
     tasks: list[_Task] = []
-    for table, chosen in enumerate(itertools.combinations(range(len(specs)), players)):
-        for g in range(games):
-            shift = g % players
-            seated = chosen[shift:] + chosen[:shift]
-            deal = game_seed(seed, table * _TABLE_DEALS + g // players)
-            tasks.append((len(tasks), deal, tuple(specs[e] for e in seated), seated, max_turns))
+    for start in range(0, len(schedule), block):
+        for table in schedule[start : start + games]:
+            seated = tuple(names.index(name) for name in table.seats)
+            tasks.append(
+                (
+                    len(tasks),
+                    table.seed,
+                    tuple(specs[e] for e in seated),
+                    seated,
+                    max_turns,
+                    time_control,
+                )
+            )
     results: list[GameResult | None] = [None] * len(tasks)
-    for index, result in run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress):
+    here = workers == 1 and ray is None and any(s.startswith(ENGINE_PREFIX) for s in specs)
+    runs = (
+        _play_here(tasks, progress)
+        if here
+        else run_tasks(_play_task, tasks, workers=workers, ray=ray, progress=progress)
+    )
+    for index, result in runs:
         results[index] = result
     played = tuple(r for r in results if r is not None)
     n = len(specs)
@@ -568,4 +574,5 @@ def round_robin(
         games=played,
         crosstable=crosstable,
         ratings=rate(names, played),
+        skill_ratings=rate_skill(names, played) if players > 2 else (),
     )

@@ -10,7 +10,13 @@ bots. The commands:
 * ``splendor serve``: serve games in the browser (the ``[server]`` extra,
   :mod:`splendor.server`);
 * ``splendor tournament``: a rated round robin between bots
-  (:mod:`splendor.arena.tournament`).
+  (:mod:`splendor.arena.tournament`);
+* ``splendor ladder``: a persistent rated ladder of bots and engines in an
+  SQLite file (:mod:`splendor.arena.ladder`);
+* ``splendor engine SPEC``: serve a bot over the bot protocol
+  (:mod:`splendor.remote`), so that any host can play it;
+* ``splendor analyse RECORD``: evaluate every position of a saved game and
+  judge every move (:mod:`splendor.arena.analysis`).
 
 Colour, tables and progress bars come from `rich`_ when it is installed
 (``pip install "splendor-rules[cli]"``); without it the output is plain text.
@@ -25,7 +31,9 @@ The package, one module per concern:
 * :mod:`~splendor.cli.demo`, :mod:`~splendor.cli.play` (with :mod:`~splendor.cli.prompt`
   and :mod:`~splendor.cli.choices`), :mod:`~splendor.cli.simulate` (with
   :mod:`~splendor.cli.stats`), :mod:`~splendor.cli.replay`, :mod:`~splendor.cli.show`,
-  :mod:`~splendor.cli.serve`, :mod:`~splendor.cli.tournament`: one module per command;
+  :mod:`~splendor.cli.serve`, :mod:`~splendor.cli.tournament`, :mod:`~splendor.cli.engine`,
+  :mod:`~splendor.cli.ladder`, :mod:`~splendor.cli.analyse`:
+  one module per command;
 * :mod:`~splendor.cli.parser`: the argument parser, built from the commands' own parts.
 
 **Adding a command.** Write a module (in this package or anywhere) with a

@@ -16,7 +16,7 @@ from splendor.formats.notation import format_record, parse_record
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
 
-__all__ = ["describe", "load_file", "save_record", "write_text"]
+__all__ = ["describe", "load_file", "load_record", "save_record", "write_text"]
 
 # Keys found only in a record's JSON, only in a view's, and in a state's (and a view's).
 _RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})
@@ -76,6 +76,41 @@ def load_file(path: str) -> GameRecord | GameState | PlayerView:
     except ValueError as error:
         # The loaders raise library errors only; this keeps a slip a one-line message.
         raise FileError(f"cannot load {path}: {error}") from error
+
+
+def load_record(path: str, game: int | None = None) -> GameRecord:
+    """Read one game record: a JSON record, a text record, or line ``game`` of a JSON Lines file.
+
+    A JSON Lines file (one record a line, as ``splendor.arena.selfplay``
+    writes) holding several games needs ``game``, counted from 1; a file of
+    one record takes only ``game`` 1.
+
+    Raises:
+        FileError: when the file cannot be read, holds no record, or has no game ``game``.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FileError(f"cannot read {path}: {error}") from error
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].lstrip().startswith("{") and _is_json(lines[0]):
+        if game is None:
+            raise FileError(
+                f"{path} holds {len(lines)} games, one a line: choose one with --game N "
+                f"(1 to {len(lines)})"
+            )
+        if not 1 <= game <= len(lines):
+            raise FileError(f"{path} has no game {game}: it holds games 1 to {len(lines)}")
+        try:
+            return from_json(lines[game - 1], GameRecord)
+        except SplendorError as error:
+            raise FileError(f"cannot load game {game} of {path}: {error}") from error
+    if game is not None and game != 1:
+        raise FileError(f"{path} holds one game: there is no game {game}")
+    loaded = load_file(path)
+    if not isinstance(loaded, GameRecord):
+        raise FileError(f"{path} holds {describe(loaded)}, not a game record")
+    return loaded
 
 
 def describe(loaded: GameRecord | GameState | PlayerView) -> str:

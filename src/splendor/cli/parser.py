@@ -7,7 +7,18 @@ from collections.abc import Callable
 from typing import Final
 
 import splendor
-from splendor.cli import demo, play, replay, serve, show, simulate, tournament
+from splendor.cli import (
+    analyse,
+    demo,
+    engine,
+    ladder,
+    play,
+    replay,
+    serve,
+    show,
+    simulate,
+    tournament,
+)
 from splendor.cli.common import Subcommands
 from splendor.server import add_common_options
 
@@ -22,6 +33,9 @@ COMMANDS: Final[tuple[Callable[[Subcommands], None], ...]] = (
     show.add_parser,
     serve.add_parser,
     tournament.add_parser,
+    engine.add_parser,
+    ladder.add_parser,
+    analyse.add_parser,
 )
 
 

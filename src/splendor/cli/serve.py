@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import socket
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from splendor.cli.common import Subcommands
-from splendor.cli.errors import FileError
+from splendor.cli.errors import FileError, UsageError
 from splendor.cli.output import Output
-from splendor.errors import MissingExtraError
+from splendor.errors import MissingExtraError, SplendorError
+from splendor.players.bots import load_bot
 
 __all__ = ["add_parser", "run_serve"]
 
@@ -49,18 +50,32 @@ def _check_can_serve(host: str, port: int, db: str) -> None:
         raise FileError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
+def _check_engines(engines: Mapping[str, str]) -> None:
+    """Start and end each configured engine once, so a wrong command is one clear line now."""
+    for name, spec in engines.items():
+        try:
+            bot = load_bot(spec)
+        except SplendorError as error:
+            raise UsageError(f"--engine {name}: {error}") from None
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+
+
 def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:
     """Serve until interrupted (``read`` is not used).
 
     Raises:
         splendor.errors.MissingExtraError: when the ``[server]`` extra is missing.
         FileError: when the database cannot be opened or the port cannot be listened on.
+        UsageError: when a configured engine cannot be started.
     """
     from splendor.server import require_extra, run, server_options
     from splendor.server.database import shown
 
     require_extra()
     options = server_options(args)
+    _check_engines(options["engines"])
     _check_can_serve(args.host, args.port, args.db)
     out.line(
         ("Splendor: ", "bold"),

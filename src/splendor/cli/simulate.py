@@ -30,8 +30,8 @@ def _ignore_interrupts() -> None:
 
 
 @contextlib.contextmanager
-def progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on standard error; ``advance()`` after each game.
+def progress(total: int, enabled: bool, what: str = "games") -> Iterator[Callable[[], None]]:
+    """A progress bar on standard error; ``advance()`` after each game (or each of ``what``).
 
     Shown only when standard error is a terminal: a rich bar, or without rich
     a plain line every tenth of the games.
@@ -60,7 +60,7 @@ def progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
             nonlocal done
             done += 1
             if done % step == 0 or done == total:
-                print(f"  {done}/{total} games", file=sys.stderr, flush=True)
+                print(f"  {done}/{total} {what}", file=sys.stderr, flush=True)
 
         yield advance_plain
         return
@@ -75,7 +75,7 @@ def progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
         transient=True,
         disable=not console.is_terminal,
     ) as bar:
-        task = bar.add_task("games", total=total)
+        task = bar.add_task(what, total=total)
         yield lambda: bar.advance(task)
 
 

@@ -1,6 +1,6 @@
-"""``splendor tournament``: a rated round robin between bots.
+"""``splendor tournament``: a rated, refereed round robin between bots.
 
-See :mod:`splendor.arena.tournament`.
+See :mod:`splendor.arena.tournament` and :mod:`splendor.arena.referee`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 
 from splendor.arena.parallel import LOCAL
+from splendor.arena.referee import TimeControl
 from splendor.arena.tournament import round_robin
 from splendor.cli.common import Subcommands, add_players_option
 from splendor.cli.errors import UsageError
@@ -28,10 +29,12 @@ def add_parser(commands: Subcommands) -> None:
     """Add ``splendor tournament`` to the command line."""
     parser = commands.add_parser(
         "tournament",
-        help="a rated round robin between bots",
+        help="a rated, refereed round robin between bots",
         description=(
-            "Play every table of bots N games, seats rotated, and rate the bots "
-            "(Bradley-Terry on the Elo scale, with 95% intervals)."
+            "Play every table of bots N games, each deal with the seats rotated, under "
+            "an optional time control, and rate the bots (Bradley-Terry on the Elo scale, "
+            "and OpenSkill for 3 or 4 players, with 95% intervals). A bot that runs out "
+            "of time, plays an illegal move or crashes forfeits the game."
         ),
     )
     parser.add_argument(
@@ -41,11 +44,38 @@ def add_parser(commands: Subcommands) -> None:
         metavar="BOT",
         help=(
             "the entrants: random, greedy, ismcts or module:name, each with options "
-            "after a colon (ismcts:iterations=200,seed=3)"
+            "after a colon (ismcts:iterations=200,seed=3), or engine:COMMAND for a bot "
+            "in another process speaking the bot protocol"
         ),
     )
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument(
+        "-n", "--games", type=int, default=None, help="games per table (default 100)"
+    )
+    count.add_argument(
+        "--deals",
+        type=int,
+        metavar="N",
+        help="deals per table, each played once from every seat (games = N x players)",
+    )
     parser.add_argument(
-        "-n", "--games", type=int, default=100, help="games per table (default 100)"
+        "--time-per-move",
+        type=float,
+        metavar="SECONDS",
+        help="the time each move may take; a slower move forfeits the game",
+    )
+    parser.add_argument(
+        "--time-per-game",
+        type=float,
+        metavar="SECONDS",
+        help="each seat's clock for the whole game; running out forfeits the game",
+    )
+    parser.add_argument(
+        "--increment",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds added to the mover's clock after each move (with --time-per-game)",
     )
     add_players_option(parser, MIN_PLAYERS, str(MIN_PLAYERS))
     parser.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
@@ -74,21 +104,29 @@ def add_parser(commands: Subcommands) -> None:
 
 def run_tournament(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:
     """Play the tournament and print the ratings and the crosstable (``read`` is not used)."""
-    if args.games < 1:
+    if args.deals is not None:
+        if args.deals < 1:
+            raise UsageError("--deals must be at least 1")
+        games = args.deals * args.players
+    else:
+        games = 100 if args.games is None else args.games
+    if games < 1:
         raise UsageError("--games must be at least 1")
     if len(args.bots) < args.players:
         raise UsageError(f"{args.players}-player games need at least {args.players} bots")
+    time_control = _time_control(args)
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
-    total = math.comb(len(args.bots), args.players) * args.games
+    total = math.comb(len(args.bots), args.players) * games
     with progress(total, not args.quiet) as advance:
         result = round_robin(
             args.bots,
-            games=args.games,
+            games=games,
             players=args.players,
             seed=args.seed,
             workers=workers,
             ray=args.ray,
             max_turns=args.max_turns,
+            time_control=time_control,
             progress=lambda done, total: advance(),
         )
     rows = [
@@ -114,6 +152,35 @@ def run_tournament(args: argparse.Namespace, out: Output, read: Callable[[str], 
         ["", *(str(k) for k in range(1, len(order) + 1))],
         cross,
     )
+    if result.skill_ratings:
+        out.table(
+            "OpenSkill ratings (Plackett-Luce, whole rankings)",
+            ["Bot", "mu", "95% interval", "Ordinal", "Games"],
+            [
+                [
+                    f"{rank}. {r.name}",
+                    f"{r.mu:.1f}",
+                    f"{r.low:.1f}..{r.high:.1f}",
+                    f"{r.ordinal:.1f}",
+                    str(r.games),
+                ]
+                for rank, r in enumerate(result.skill_ratings, 1)
+            ],
+        )
+    if result.forfeits:
+        rows = []
+        for game in result.forfeits:
+            assert game.forfeit is not None  # by the property's filter
+            rows.append(
+                [
+                    str(game.index),
+                    str(game.forfeit.seat),
+                    result.names[game.entrants[game.forfeit.seat]],
+                    game.forfeit.reason,
+                    game.forfeit.detail,
+                ]
+            )
+        out.table(f"Forfeits ({len(rows)})", ["Game", "Seat", "Bot", "Reason", "Detail"], rows)
     if args.json:
         write_text(args.json, result.to_json() + "\n")
         out.line((f"Results written to {args.json}.", "dim"))
@@ -121,6 +188,23 @@ def run_tournament(args: argparse.Namespace, out: Output, read: Callable[[str], 
         write_text(args.plot, result.render_svg())
         out.line((f"Rating plot written to {args.plot}.", "dim"))
     return 0
+
+
+def _time_control(args: argparse.Namespace) -> TimeControl | None:
+    """The time control the options ask for, or ``None``."""
+    for option, value in (
+        ("--time-per-move", args.time_per_move),
+        ("--time-per-game", args.time_per_game),
+    ):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise UsageError(f"{option} must be a positive number of seconds")
+    if not (math.isfinite(args.increment) and args.increment >= 0):
+        raise UsageError("--increment must be a non-negative number of seconds")
+    if args.increment and args.time_per_game is None:
+        raise UsageError("--increment needs --time-per-game")
+    if args.time_per_move is None and args.time_per_game is None:
+        return None
+    return TimeControl(move=args.time_per_move, game=args.time_per_game, increment=args.increment)
 
 
 def _percent(score: float | None) -> str:

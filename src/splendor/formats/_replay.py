@@ -29,12 +29,26 @@ def play_turn(state: GameState, action: Action, index: int) -> GameState:
         raise InvalidArgumentError(f"{turn}: {error}") from error
 
 
-def check_result(result: tuple[int, ...] | None, played: int, final: GameState) -> None:
+def check_result(
+    result: tuple[int, ...] | None, played: int, final: GameState, forfeit: int | None = None
+) -> None:
     """Check a record's ``result`` against the state after its ``played`` actions.
 
+    ``forfeit`` is the seat that forfeited, if one did: the record's result
+    was checked against it when the record was made, and its game must not
+    be over by the rules.
+
     Raises:
-        IllegalActionError: when a result is given and is not the game's winners.
+        IllegalActionError: when a result is given and is not the game's
+            winners, or a forfeited game is over by the rules.
     """
+    if forfeit is not None:
+        if final.is_over:
+            raise IllegalActionError(
+                f"the record says seat {forfeit} forfeited, but the game is over "
+                f"by the rules after its {played} actions"
+            )
+        return
     if result is None:
         return
     if not final.is_over:

@@ -3,6 +3,9 @@
 A :class:`GameRecord` holds what it takes to rebuild every state of a game:
 the rules, the number of players, the seed of the deal and the actions in
 the order they were played, with optional player names and the result.
+A game can also end by a forfeit (:class:`Forfeit`): a seat that broke the
+referee's rules (ran out of time, played an illegal move, crashed) loses, and
+the other seats share the win; the actions before it are still a valid game.
 Replaying it deals the game again with :func:`splendor.new_game` and plays
 each action with :func:`splendor.apply`, so the final state is reproduced
 exactly. :func:`splendor.to_json` and :func:`splendor.from_json` store
@@ -21,16 +24,171 @@ from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, T
 from splendor.core.deal import new_game
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
-from splendor.errors import InvalidArgumentError
+from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats._replay import check_result, play_turn
 
-__all__ = ["MAX_SEED", "GameRecord"]
+__all__ = [
+    "FORFEIT_REASONS",
+    "JUDGEMENTS",
+    "MAX_COMMENT",
+    "MAX_FORFEIT_DETAIL",
+    "MAX_SEED",
+    "Annotation",
+    "Forfeit",
+    "GameRecord",
+]
 
 _ACTION_TYPES: Final = (Take, Reserve, ReserveFromDeck, Buy, Pass)
 _STANDARD: Final = Rules()
 #: The largest magnitude of a record's seed, ``2**63 - 1`` (a signed 64-bit
 #: integer's): a seed is written out in full in JSON and in text records.
 MAX_SEED: Final = LARGEST
+#: The reasons of a forfeit that the referee records: an engine process that
+#: ran out of time, broke the protocol, played an illegal move or crashed (an
+#: in-process bot that raised counts as a crash).
+FORFEIT_REASONS: Final = ("timeout", "protocol", "illegal-move", "crash")
+#: The longest :attr:`Forfeit.detail`, in characters.
+MAX_FORFEIT_DETAIL: Final = 1000
+
+
+def _check_forfeit_seat(_: object, __: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not 0 <= value < MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"Forfeit.seat must be an int from 0 to {MAX_PLAYERS - 1}, got {short_repr(value)}"
+        )
+
+
+def _check_forfeit_reason(_: object, __: attrs.Attribute[str], value: object) -> None:
+    if value not in FORFEIT_REASONS or type(value) is not str:
+        raise InvalidArgumentError(
+            f"Forfeit.reason must be one of {', '.join(FORFEIT_REASONS)}, got {short_repr(value)}"
+        )
+
+
+def _check_forfeit_detail(_: object, __: attrs.Attribute[str], value: object) -> None:
+    if type(value) is not str or len(value) > MAX_FORFEIT_DETAIL:
+        raise InvalidArgumentError(
+            f"Forfeit.detail must be a str of at most {MAX_FORFEIT_DETAIL} characters, "
+            f"got {short_repr(value)}"
+        )
+
+
+@attrs.frozen
+class Forfeit:
+    """How a game ended early: a seat forfeited it.
+
+    The forfeiting seat loses and the others share the win; the record's
+    actions are those played before the forfeit, a valid game that is not
+    over by the rules.
+
+    Attributes:
+        seat: the seat that forfeited.
+        reason: one of :data:`FORFEIT_REASONS`.
+        detail: what happened, for people (at most :data:`MAX_FORFEIT_DETAIL`
+            characters).
+
+    >>> Forfeit(1, "timeout", "no move within 0.6 s")
+    Forfeit(seat=1, reason='timeout', detail='no move within 0.6 s')
+    >>> Forfeit(1, "bored")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: Forfeit.reason must be one of timeout, ...
+
+    Raises:
+        InvalidArgumentError: for a seat that is not a non-negative int, an
+            unknown reason or a detail that is not a short str.
+    """
+
+    seat: int = attrs.field(validator=_check_forfeit_seat)
+    reason: str = attrs.field(validator=_check_forfeit_reason)
+    detail: str = attrs.field(default="", validator=_check_forfeit_detail)
+
+
+#: The judgements of a move in an :class:`Annotation`, from the worst.
+JUDGEMENTS: Final = ("blunder", "mistake", "inaccuracy")
+#: The longest :attr:`Annotation.comment` and :attr:`Annotation.best`, in characters.
+MAX_COMMENT: Final = 1000
+
+
+def _check_chances(
+    instance: object, attribute: attrs.Attribute[tuple[float, ...]], value: object
+) -> None:
+    if (
+        type(value) is not tuple
+        or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS
+        or not all(type(p) is float and 0.0 <= p <= 1.0 for p in value)
+    ):
+        raise InvalidArgumentError(
+            f"Annotation.{attribute.name} must be a tuple of one float from 0 to 1 per seat, "
+            f"got {short_repr(value)}"
+        )
+
+
+def _check_text(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if type(value) is not str or len(value) > MAX_COMMENT:
+        raise InvalidArgumentError(
+            f"Annotation.{attribute.name} must be a str of at most {MAX_COMMENT} characters, "
+            f"got {short_repr(value)}"
+        )
+
+
+def _check_judgement(
+    instance: object, attribute: attrs.Attribute[str | None], value: object
+) -> None:
+    if value is not None and (type(value) is not str or value not in JUDGEMENTS):
+        raise InvalidArgumentError(
+            f"Annotation.judgement must be None or one of {', '.join(JUDGEMENTS)}, "
+            f"got {short_repr(value)}"
+        )
+
+
+@attrs.frozen
+class Annotation:
+    """What an analysis says of one move of a record (see :mod:`splendor.arena.analysis`).
+
+    Attributes:
+        win_before: each seat's chance of winning before the move, in seat order.
+        win_after: each seat's chance of winning after the move played.
+        best: the analyser's best move, in the action notation.
+        judgement: ``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or None.
+        comment: a remark for people (at most :data:`MAX_COMMENT` characters).
+
+    >>> Annotation((0.6, 0.4), (0.3, 0.7), "b12", "blunder").judgement
+    'blunder'
+
+    Raises:
+        InvalidArgumentError: for chances that are not floats from 0 to 1,
+            an unknown judgement or a text that is not a short str.
+    """
+
+    win_before: tuple[float, ...] = attrs.field(validator=_check_chances)
+    win_after: tuple[float, ...] = attrs.field(validator=_check_chances)
+    best: str = attrs.field(validator=_check_text)
+    judgement: str | None = attrs.field(default=None, validator=_check_judgement)
+    comment: str = attrs.field(default="", validator=_check_text)
+
+
+def _check_annotations(value: object, players: int, actions: int) -> None:
+    if value is None:
+        return
+    if type(value) is not tuple or len(value) != actions:
+        raise InvalidArgumentError(
+            f"GameRecord.annotations must be None or a tuple of one entry per action "
+            f"({actions}), got {short_repr(value)}"
+        )
+    for index, note in enumerate(value):
+        if note is None:
+            continue
+        if not isinstance(note, Annotation):
+            raise InvalidArgumentError(
+                f"GameRecord.annotations[{index}] must be an Annotation or None, "
+                f"got {short_repr(note)}"
+            )
+        if len(note.win_before) != players or len(note.win_after) != players:
+            raise InvalidArgumentError(
+                f"GameRecord.annotations[{index}] must give a chance for each of the "
+                f"{players} seats"
+            )
 
 
 def _check_players(value: object) -> None:
@@ -78,7 +236,24 @@ def _check_names(value: object, players: int) -> None:
         )
 
 
-def _check_result(value: object, players: int) -> None:
+def _check_result(value: object, players: int, forfeit: object) -> None:
+    if forfeit is not None:
+        if not isinstance(forfeit, Forfeit):
+            raise InvalidArgumentError(
+                f"GameRecord.forfeit must be None or a Forfeit, got {short_repr(forfeit)}"
+            )
+        if forfeit.seat >= players:
+            raise InvalidArgumentError(
+                f"GameRecord.forfeit.seat must be a seat from 0 to {players - 1}, "
+                f"got {forfeit.seat}"
+            )
+        others = tuple(seat for seat in range(players) if seat != forfeit.seat)
+        if value != others:
+            raise InvalidArgumentError(
+                f"a record whose seat {forfeit.seat} forfeited has the result {others} "
+                f"(every other seat), got {short_repr(value)}"
+            )
+        return
     if value is None:
         return
     if (
@@ -114,7 +289,13 @@ class GameRecord:
         actions: the actions played, one per turn, in order.
         names: the players' names by seat, if known.
         result: the winning seats once the game is over, if recorded.
-            :meth:`append` fills it in when the game ends.
+            :meth:`append` fills it in when the game ends, :meth:`forfeited`
+            when a seat forfeits.
+        forfeit: the :class:`Forfeit` that ended the game early, if any;
+            :attr:`result` is then every other seat.
+        annotations: what an analysis says of each move (an
+            :class:`Annotation` or None per action), if the record was
+            analysed; :meth:`append` drops them.
 
     >>> import random
     >>> from splendor import legal_actions
@@ -138,6 +319,8 @@ class GameRecord:
     actions: tuple[Action, ...] = ()
     names: tuple[str, ...] | None = None
     result: tuple[int, ...] | None = None
+    forfeit: Forfeit | None = None
+    annotations: tuple[Annotation | None, ...] | None = None
     # The final state once computed, in a box of at most one item so that a
     # frozen record can remember it; equal records have equal final states.
     _final: list[GameState] = attrs.field(
@@ -155,6 +338,8 @@ class GameRecord:
             actions: tuple[Action, ...] = ...,
             names: tuple[str, ...] | None = ...,
             result: tuple[int, ...] | None = ...,
+            forfeit: Forfeit | None = ...,
+            annotations: tuple[Annotation | None, ...] | None = ...,
         ) -> None: ...
 
     def __init__(
@@ -165,14 +350,17 @@ class GameRecord:
         actions: tuple[Action, ...] = (),
         names: tuple[str, ...] | None = None,
         result: tuple[int, ...] | None = None,
+        forfeit: Forfeit | None = None,
+        annotations: tuple[Annotation | None, ...] | None = None,
     ) -> None:
         _check_players(players)
         _check_seed(seed)
         _check_rules(rules)
         _check_actions(actions)
         _check_names(names, players)
-        _check_result(result, players)
-        self.__attrs_init__(players, seed, rules, actions, names, result)
+        _check_result(result, players, forfeit)
+        _check_annotations(annotations, players, len(actions))
+        self.__attrs_init__(players, seed, rules, actions, names, result, forfeit, annotations)
 
     @classmethod
     def start(
@@ -222,7 +410,8 @@ class GameRecord:
         Raises:
             IllegalActionError: when an action cannot be played at its turn; the
                 message names the turn (counted from 1), the seat and the reason.
-                Also when :attr:`result` does not match the game's winners.
+                Also when :attr:`result` does not match the game's winners,
+                or the game of a forfeited record is over by the rules.
             InvalidArgumentError: when an action is not an action at all.
 
         >>> from splendor import Gem, Take, Tokens
@@ -235,9 +424,12 @@ class GameRecord:
         states = [self.initial_state()]
         for index, action in enumerate(self.actions):
             states.append(play_turn(states[-1], action, index))
-        check_result(self.result, len(self.actions), states[-1])
+        check_result(self.result, len(self.actions), states[-1], self._forfeit_seat())
         self._final[:] = [states[-1]]
         return tuple(states)
+
+    def _forfeit_seat(self) -> int | None:
+        return None if self.forfeit is None else self.forfeit.seat
 
     def state_at(self, turn: int) -> GameState:
         """The state after the first ``turn`` actions: 0 is the deal.
@@ -288,7 +480,7 @@ class GameRecord:
         state = self.initial_state()
         for index, action in enumerate(self.actions):
             state = play_turn(state, action, index)
-        check_result(self.result, len(self.actions), state)
+        check_result(self.result, len(self.actions), state, self._forfeit_seat())
         self._final[:] = [state]
         return state
 
@@ -305,9 +497,15 @@ class GameRecord:
 
         Raises:
             IllegalActionError: when the action is illegal there (the message
-                names the turn and the reason), or the game is over.
+                names the turn and the reason), or the game is over (by the
+                rules or by a forfeit).
             InvalidArgumentError: when ``action`` is not an action.
         """
+        if self.forfeit is not None:
+            raise IllegalActionError(
+                f"the game ended when seat {self.forfeit.seat} forfeited "
+                f"({self.forfeit.reason}): no action follows"
+            )
         state = play_turn(self.final_state(), action, len(self.actions))
         # The fields are this record's, already checked, and the new action,
         # which apply checked: attrs' own initialiser builds the record without
@@ -321,6 +519,82 @@ class GameRecord:
             (*self.actions, action),
             self.names,
             state.winners or None,
+            None,
         )
         record._final.append(state)
+        return record
+
+    def annotated(self, annotations: tuple[Annotation | None, ...] | None) -> GameRecord:
+        """This record with ``annotations`` (one per action, or None to drop them).
+
+        Raises:
+            InvalidArgumentError: for annotations that are not one
+                :class:`Annotation` or None per action, with a chance per seat.
+
+        >>> record = GameRecord(2, seed=1).annotated(())
+        >>> record.annotations
+        ()
+        """
+        _check_annotations(annotations, self.players, len(self.actions))
+        record = GameRecord.__new__(GameRecord)
+        record.__attrs_init__(
+            self.players,
+            self.seed,
+            self.rules,
+            self.actions,
+            self.names,
+            self.result,
+            self.forfeit,
+            annotations,
+        )
+        record._final[:] = self._final
+        return record
+
+    def forfeited(self, seat: int, reason: str, detail: str = "") -> GameRecord:
+        """The record of this game ended by the forfeit of ``seat``.
+
+        The seat loses and every other seat wins (:attr:`result`); the
+        actions stay as they are.
+
+        Args:
+            seat: the seat that forfeits.
+            reason: one of :data:`FORFEIT_REASONS`.
+            detail: what happened (cut to :data:`MAX_FORFEIT_DETAIL` characters).
+
+        Returns:
+            A new record with :attr:`forfeit` set; this one is unchanged.
+
+        Raises:
+            IllegalActionError: when the game is already over (by the rules
+                or by a forfeit).
+            InvalidArgumentError: for a bad seat, reason or detail.
+
+        >>> record = GameRecord.start(3, seed=1).forfeited(1, "crash", "exit status 1")
+        >>> record.result, record.forfeit.reason
+        ((0, 2), 'crash')
+        """
+        if self.forfeit is not None:
+            raise IllegalActionError(
+                f"the game already ended when seat {self.forfeit.seat} forfeited"
+            )
+        final = self.final_state()
+        if final.is_over:
+            raise IllegalActionError("the game is over by the rules: nobody can forfeit it")
+        if isinstance(detail, str) and len(detail) > MAX_FORFEIT_DETAIL:
+            detail = detail[: MAX_FORFEIT_DETAIL - 3] + "..."
+        forfeit = Forfeit(seat, reason, detail)
+        if seat >= self.players:
+            raise InvalidArgumentError(f"seat must be from 0 to {self.players - 1}, got {seat}")
+        record = GameRecord.__new__(GameRecord)
+        record.__attrs_init__(
+            self.players,
+            self.seed,
+            self.rules,
+            self.actions,
+            self.names,
+            tuple(other for other in range(self.players) if other != seat),
+            forfeit,
+            self.annotations,
+        )
+        record._final.append(final)
         return record

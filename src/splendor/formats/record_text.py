@@ -1,7 +1,7 @@
 """Game records as text: :func:`format_record` and :func:`parse_record`.
 
 A record is a few ``key: value`` header lines (the players, the seed, the
-rules, and the names and result when known), a blank line, then one action
+rules, and the names, result and forfeit when known), a blank line, then one action
 per line in the notation of :mod:`splendor.formats.notation`, each read in the state
 reached by the lines before it. A record text is at most
 :data:`MAX_RECORD_LENGTH` characters long.
@@ -28,7 +28,7 @@ from splendor.core.rules import Rules
 from splendor.errors import IllegalActionError, InvalidArgumentError, NotationError, SplendorError
 from splendor.formats._action_notation import format_action, parse_action
 from splendor.formats._notation_parser import excerpt
-from splendor.formats.record import GameRecord
+from splendor.formats.record import Forfeit, GameRecord
 
 __all__ = ["MAX_RECORD_LENGTH", "format_record", "parse_record"]
 
@@ -48,8 +48,9 @@ def format_record(record: GameRecord) -> str:
     The header has a ``key: value`` line for ``players``, ``seed``,
     ``rules`` (``standard``, or each setting that differs from the published
     rules as ``name=value``), and, when the record has them, ``names`` (a
-    JSON list) and ``result`` (the winning seats). Each action is written in
-    the notation, from the state it was played in.
+    JSON list), ``result`` (the winning seats) and ``forfeit`` (the seat,
+    the reason and the detail: ``forfeit: 1 timeout the move took 0.7 s``).
+    Each action is written in the notation, from the state it was played in.
 
     Args:
         record: the record to write.
@@ -78,6 +79,10 @@ def format_record(record: GameRecord) -> str:
         lines.append(f"names: {json.dumps(list(record.names))}")
     if record.result is not None:
         lines.append("result: " + " ".join(str(seat) for seat in record.result))
+    if record.forfeit is not None:
+        forfeit = record.forfeit
+        detail = " ".join(forfeit.detail.split())  # one line
+        lines.append(f"forfeit: {forfeit.seat} {forfeit.reason} {detail}".rstrip())
     lines.append("")
     states = record.replay()
     lines += (format_action(a, s) for a, s in zip(record.actions, states, strict=False))
@@ -101,8 +106,9 @@ def parse_record(text: str) -> GameRecord:
     running to the end of the line. A header line has a ``:`` before any
     ``;`` (so a comment may hold a ``:``). The header lines come first;
     ``players`` and ``seed`` are required, ``rules`` defaults to the published
-    rules, and a setting of ``rules`` other than the ``..._by_players`` ones is
-    one number. Each action line is read with
+    rules, ``result`` defaults to every other seat when ``forfeit`` is
+    given, and a setting of ``rules`` other than the ``..._by_players``
+    ones is one number. Each action line is read with
     :func:`~splendor.formats.notation.parse_action` in the state reached so far.
 
     Args:
@@ -114,8 +120,8 @@ def parse_record(text: str) -> GameRecord:
 
     Raises:
         NotationError: when a line cannot be read; the message gives its number.
-        IllegalActionError: when an action line is illegal at its turn, or the
-            result given is not the game's.
+        IllegalActionError: when an action line is illegal at its turn, the
+            result given is not the game's, or a forfeited game is over.
         InvalidArgumentError: when ``text`` is not a ``str``.
 
     >>> text = "players: 2\\nseed: 1\\n\\n+RR\\n+wbg ; a comment\\n"
@@ -164,6 +170,18 @@ def parse_record(text: str) -> GameRecord:
             names=_parse_names(header["names"]) if "names" in header else None,
             result=_parse_result(header["result"]) if "result" in header else None,
         )
+        if "forfeit" in header:
+            forfeit = _parse_forfeit(header["forfeit"])
+            others = tuple(seat for seat in range(record.players) if seat != forfeit.seat)
+            record = GameRecord(
+                record.players,
+                record.seed,
+                record.rules,
+                (),
+                record.names,
+                record.result if "result" in header else others,
+                forfeit,
+            )
     except InvalidArgumentError as error:
         raise NotationError(f"the record's header: {error}") from error
     state = record.initial_state()
@@ -175,7 +193,12 @@ def parse_record(text: str) -> GameRecord:
             raise type(error)(f"line {number}: {error}") from error
         actions.append(action)
         state = apply(state, action)
-    if record.result is not None and record.result != state.winners:
+    if record.forfeit is not None and state.is_over:
+        raise IllegalActionError(
+            f"the record says seat {record.forfeit.seat} forfeited, but the game it "
+            "describes is over by the rules"
+        )
+    if record.forfeit is None and record.result is not None and record.result != state.winners:
         raise IllegalActionError(
             f"the record's result {record.result} does not match the winners {state.winners} "
             "of the game it describes"
@@ -183,7 +206,7 @@ def parse_record(text: str) -> GameRecord:
     return attrs.evolve(record, actions=tuple(actions))
 
 
-_HEADER_KEYS: Final = ("players", "seed", "rules", "names", "result")
+_HEADER_KEYS: Final = ("players", "seed", "rules", "names", "result", "forfeit")
 
 
 def _header_int(value: str, key: str) -> int:
@@ -232,6 +255,16 @@ def _parse_names(value: str) -> tuple[str, ...]:
             f"the 'names' header must be a JSON list of strings, got {excerpt(value)}"
         )
     return tuple(names)
+
+
+def _parse_forfeit(value: str) -> Forfeit:
+    seat, _, rest = value.strip().partition(" ")
+    reason, _, detail = rest.strip().partition(" ")
+    if not reason:
+        raise NotationError(
+            f"the 'forfeit' header is a seat, a reason and a detail, got {excerpt(value)}"
+        )
+    return Forfeit(_header_int(seat, "forfeit"), reason, detail.strip())
 
 
 def _parse_result(value: str) -> tuple[int, ...]:

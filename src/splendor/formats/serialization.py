@@ -44,7 +44,9 @@ from collections.abc import Callable, Mapping
 from types import GenericAlias, MappingProxyType, UnionType
 from typing import Any, Final, TypeVar, overload
 
+import attrs
 from cattrs.errors import ClassValidationError, StructureHandlerNotFoundError
+from cattrs.gen import make_dict_unstructure_fn
 from cattrs.preconf.json import JsonConverter
 from cattrs.preconf.json import make_converter as _make_json_converter
 from cattrs.strategies import configure_tagged_union
@@ -82,8 +84,8 @@ from splendor.formats._strict_json import (
     quoted,
     shown,
 )
-from splendor.formats.record import GameRecord
-from splendor.schema import FORMAT_VERSION
+from splendor.formats.record import Annotation, Forfeit, GameRecord
+from splendor.schema import FORMAT_VERSION, RECORD_FORMAT_VERSION, RECORD_FORMATS
 
 __all__ = [
     "ACTION_TAGS",
@@ -239,6 +241,120 @@ def _check_loaded_record(record: GameRecord) -> None:
         raise at(Invalid(str(error)), "result") from error
 
 
+# Game records. Format 2 writes ``result`` as an object of the winners and the
+# forfeit (if any); format 1, still read, wrote the winners as a list. The
+# documents are read into these classes first, so that every problem has
+# its path, and then made into a GameRecord.
+
+
+@attrs.frozen
+class _Result:
+    """A record's ``result`` in format 2."""
+
+    winners: tuple[int, ...]
+    forfeit: Forfeit | None = None
+
+
+@attrs.frozen
+class _RecordV2:
+    """A record document of format 2 (without its ``format`` field)."""
+
+    players: int
+    seed: int
+    rules: Rules
+    actions: tuple[Action, ...]
+    names: tuple[str, ...] | None = None
+    result: _Result | None = None
+    annotations: tuple[Annotation | None, ...] | None = None
+
+
+@attrs.frozen
+class _RecordV1:
+    """A record document of format 1 (without its ``format`` field)."""
+
+    players: int
+    seed: int
+    rules: Rules
+    actions: tuple[Action, ...]
+    names: tuple[str, ...] | None = None
+    result: tuple[int, ...] | None = None
+
+
+def _record_document(record: GameRecord) -> _RecordV2:
+    if type(record) is not GameRecord:
+        raise TypeError(f"expected a GameRecord, got {record!r}")
+    result = None if record.result is None else _Result(record.result, record.forfeit)
+    return _RecordV2(
+        record.players,
+        record.seed,
+        record.rules,
+        record.actions,
+        record.names,
+        result,
+        record.annotations,
+    )
+
+
+def _built_record(document: _RecordV1 | _RecordV2) -> GameRecord:
+    """The record of a loaded document, checked as GameRecord checks it, then replayed."""
+    annotations = None
+    if isinstance(document, _RecordV2):
+        result = None if document.result is None else document.result.winners
+        forfeit = None if document.result is None else document.result.forfeit
+        annotations = document.annotations
+    else:
+        result, forfeit = document.result, None
+    try:
+        record = GameRecord(
+            document.players,
+            document.seed,
+            document.rules,
+            document.actions,
+            document.names,
+            result,
+            forfeit,
+        )
+    except SplendorError as error:
+        raise at(Invalid(str(error)), "result") from error
+    if annotations is not None:
+        try:
+            record = record.annotated(annotations)
+        except SplendorError as error:
+            raise at(Invalid(str(error)), "annotations") from error
+    _check_loaded_record(record)
+    return record
+
+
+def _record_structure(converter: JsonConverter) -> Callable[[object, object], GameRecord]:
+    """The structure hook of a record: format 1 or 2, by its ``format`` field."""
+    required = ("players", "seed", "rules", "actions")
+    readers: dict[int, Callable[[object, object], _RecordV1 | _RecordV2]] = {
+        1: _strict.class_structure(converter, _RecordV1, required=required),
+        2: _strict.class_structure(converter, _RecordV2, required=required),
+    }
+    known = " and ".join(map(str, RECORD_FORMATS))
+
+    def structure(value: object, _: object) -> GameRecord:
+        if type(value) is not dict:
+            raise Invalid(f"expected an object (GameRecord), got {kind(value)}")
+        if "format" not in value:
+            raise at(KeyError("format"), "format")
+        given = value["format"]
+        reader = readers.get(given) if type(given) is int else None
+        if reader is None:
+            raise at(
+                Invalid(
+                    f"unsupported format version {shown(given)} of a game record "
+                    f"(this version of splendor-rules reads record formats {known})"
+                ),
+                "format",
+            )
+        document = reader({k: v for k, v in value.items() if k != "format"}, None)
+        return _built_record(document)
+
+    return structure
+
+
 def make_converter() -> JsonConverter:
     """A new cattrs converter for the game's JSON, with every hook registered.
 
@@ -304,17 +420,42 @@ def make_converter() -> JsonConverter:
     converter.register_structure_hook(
         Action, _action_structure(converter.get_structure_hook(Action))
     )
-    versioned(GameRecord)
     converter.register_structure_hook(
-        GameRecord,
+        Forfeit, _strict.class_structure(converter, Forfeit, required=("seat", "reason"))
+    )
+    result_structure = _strict.class_structure(converter, _Result, required=("winners",))
+
+    def structure_result(value: object, _: object) -> _Result:
+        if type(value) is not dict:
+            raise Invalid(
+                "expected an object of the winners and the forfeit (record format 2), "
+                f"got {kind(value)}"
+            )
+        return result_structure(value, _Result)
+
+    converter.register_structure_hook(_Result, structure_result)
+    converter.register_unstructure_hook(
+        _Result, make_dict_unstructure_fn(_Result, converter, _cattrs_omit_if_default=True)
+    )
+    record_unstructure = _strict.tagged_unstructure(
+        converter, _RecordV2, "format", RECORD_FORMAT_VERSION, omit_defaults=False
+    )
+    converter.register_structure_hook(
+        Annotation,
         _strict.class_structure(
-            converter,
-            GameRecord,
-            required=("players", "seed", "rules", "actions"),
-            version=_VERSION,
-            after=_check_loaded_record,
+            converter, Annotation, required=("win_before", "win_after", "best")
         ),
     )
+
+    def unstructure_record(record: GameRecord) -> dict[str, object]:
+        document = record_unstructure(_record_document(record))
+        if document.get("annotations") is None:
+            # Written only by an analysis: a record without them is written as before.
+            document.pop("annotations", None)
+        return document
+
+    converter.register_unstructure_hook(GameRecord, unstructure_record)
+    converter.register_structure_hook(GameRecord, _record_structure(converter))
     return converter
 
 

@@ -35,6 +35,10 @@ are reproducible; a ``seconds`` budget depends on the machine's speed.
 >>> record = splendor.play_game([ISMCTSBot(iterations=20, seed=1), splendor.RandomBot()], seed=3)
 >>> record.result
 (0,)
+
+:meth:`ISMCTSBot.analyse` runs the same search and says what it found: the
+move, each seat's chance of winning, and the line it expects
+(:class:`SearchResult`).
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from splendor.errors import InvalidArgumentError
 from splendor.players._reach import shortfall
 from splendor.players.protocol import check_turn
 
-__all__ = ["ISMCTSBot"]
+__all__ = ["ISMCTSBot", "SearchResult"]
 
 # Per card: (cost of each of the five colours, bonus colour index, points, tier).
 _CARD: Final[dict[Card, tuple[tuple[int, ...], int, int, int]]] = {
@@ -142,9 +146,20 @@ class _Node:
     ``reward`` sums the rewards of ``player``, the seat that chose ``action``;
     ``available`` counts the iterations in which ``action`` was legal at the
     parent while the parent was visited (the ISMCTS availability count).
+    ``shares`` sums every seat's reward, for the children of the root only
+    (what :meth:`ISMCTSBot.analyse` reports); deeper nodes leave it ``None``.
     """
 
-    __slots__ = ("action", "available", "children", "order", "player", "reward", "visits")
+    __slots__ = (
+        "action",
+        "available",
+        "children",
+        "order",
+        "player",
+        "reward",
+        "shares",
+        "visits",
+    )
 
     def __init__(self, action: Action, player: int) -> None:
         self.action = action
@@ -152,8 +167,43 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        self.shares: list[float] | None = None
         self.children: dict[Action, _Node] = {}
         self.order: list[Action] | None = None
+
+
+def _most_visited(node: _Node) -> _Node:
+    """The child searched most (ties to the better mean reward): the move the search plays."""
+    return max(
+        node.children.values(),
+        key=lambda child: (child.visits, child.reward / child.visits if child.visits else 0.0),
+    )
+
+
+@attrs.frozen
+class SearchResult:
+    """What one search of :class:`ISMCTSBot` found, from one seat's view.
+
+    Attributes:
+        action: the move the search plays (the root action visited most),
+            one of the actions the search was given.
+        win: each seat's chance of winning, in seat order, summing to 1: the
+            mean reward of each seat over the iterations that went through
+            ``action`` (a finished game scores 1 for each winner, shared on a
+            tie; an unfinished one its heuristic shares).
+        pv: the principal variation: ``action``, then the most visited
+            reply at each node below it, as far as the tree goes (at least
+            ``action`` itself). Moves past the first were searched in
+            determinizations of the hidden cards, so they are what the
+            search expects, not necessarily legal in the real game.
+        nodes: the iterations the search ran (each adds at most one node
+            to the tree).
+    """
+
+    action: Action
+    win: tuple[float, ...]
+    pv: tuple[Action, ...]
+    nodes: int
 
 
 class ISMCTSBot:
@@ -281,22 +331,79 @@ class ISMCTSBot:
                 non-empty sequence of actions, or an ``rng`` that is not a
                 :class:`random.Random`.
         """
+        rng = self._prepare(view, actions, rng)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        return _same_action(self.search(view, rng), actions)
+
+    def analyse(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> SearchResult:
+        """Search from ``view`` as a move does, and say what the search found.
+
+        With a ``seed``, :attr:`SearchResult.action` is the move the bot plays
+        from this view (the same search); unlike a move, a view with a
+        single legal action is searched too, for its chances of winning.
+
+        ``actions`` may be some of the legal actions only: the search then
+        considers only those at the root (as UCI's ``searchmoves``), so
+        ``analyse(view, [action], rng).win`` is the mover's estimate of the
+        chances after ``action``.
+
+        Args:
+            view: the view of the seat to move; the search sees nothing else.
+            actions: the actions to search: its legal actions, or some of them.
+            rng: the generator used when the bot has no ``seed``.
+
+        Returns:
+            The move, each seat's chance of winning, the principal variation
+            and the number of iterations.
+
+        Raises:
+            InvalidArgumentError: as a move does, and for an action that is
+                not legal in ``view``.
+
+        >>> import random, splendor
+        >>> state = splendor.new_game(2, seed=1)
+        >>> seen = splendor.view(state, 0)
+        >>> result = ISMCTSBot(iterations=50, seed=1).analyse(
+        ...     seen, splendor.legal_actions(seen), random.Random(0))
+        >>> result.nodes, len(result.win), round(sum(result.win), 9)
+        (50, 2, 1.0)
+        >>> result.pv[0] == result.action
+        True
+        """
+        rng = self._prepare(view, actions, rng)
+        legal = legal_actions(view)
+        wanted = set(actions)
+        if not wanted <= set(legal):
+            illegal = next(action for action in actions if action not in legal)
+            raise InvalidArgumentError(f"{illegal!r} is not a legal action in this view")
+        root = self._search(view, rng, None if len(wanted) == len(legal) else wanted)
+        best = _most_visited(root)
+        assert best.shares is not None  # every child of the root keeps the shares
+        win = tuple(share / best.visits for share in best.shares)
+        pv = [best.action]
+        node = best
+        while node.children:
+            node = _most_visited(node)
+            pv.append(node.action)
+        action = _same_action(best.action, actions)
+        return SearchResult(action, win, (action, *pv[1:]), self.last_iterations)
+
+    def _prepare(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random
+    ) -> random.Random:
+        """Check a call and return the generator the search uses."""
         check_turn(view, actions, rng)
         if view.seat is None or view.own is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
         if view.is_over:
             raise InvalidArgumentError("the game is over: there is no move to search")
-        if len(actions) == 1:
-            self.last_iterations = 0
-            return actions[0]
         if self.seed is not None:
-            rng = random.Random(f"ismcts:{self.seed}:{view.seat}:{view.turn}")
-        best = self.search(view, rng)
-        # The search lists the view's own actions; hand back the caller's equal one.
-        for action in actions:
-            if action == best:
-                return action
-        return best
+            return random.Random(f"ismcts:{self.seed}:{view.seat}:{view.turn}")
+        return rng
 
     def search(self, view: PlayerView, rng: random.Random) -> Action:
         """Run the search from ``view`` with ``rng`` and return the chosen action.
@@ -305,10 +412,19 @@ class ISMCTSBot:
             InvalidArgumentError: as :func:`splendor.determinize` does for a
                 view no game can reach, or for a view of a seat not to move.
         """
+        return _most_visited(self._search(view, rng)).action
+
+    def _search(
+        self, view: PlayerView, rng: random.Random, only: set[Action] | None = None
+    ) -> _Node:
+        """Run the search from ``view`` with ``rng`` (among the actions ``only``, if
+        given) and return the root of the tree."""
         seat = view.seat
         if seat is None:
             raise InvalidArgumentError("ISMCTSBot needs a seat's view, not a spectator's")
         root_actions = legal_actions(view)
+        if only is not None:
+            root_actions = tuple(action for action in root_actions if action in only)
         dealer = _Dealer(view, rng)
         root = _Node(Pass(), -1)  # the root's action is never played
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
@@ -319,14 +435,16 @@ class ISMCTSBot:
             if done and time.perf_counter() >= deadline:
                 break
             state = dealer.deal(rng)
-            self._iterate(root, state, root_actions, players, rng)
+            first, rewards = self._iterate(root, state, root_actions, players, rng)
+            shares = first.shares
+            if shares is None:
+                first.shares = list(rewards)
+            else:
+                for k in range(players):
+                    shares[k] += rewards[k]
             done += 1
         self.last_iterations = done
-        best = max(
-            root.children.values(),
-            key=lambda node: (node.visits, node.reward / node.visits if node.visits else 0.0),
-        )
-        return best.action
+        return root
 
     def _iterate(
         self,
@@ -335,8 +453,9 @@ class ISMCTSBot:
         root_actions: tuple[Action, ...],
         players: int,
         rng: random.Random,
-    ) -> None:
-        """One iteration from the determinized ``state``."""
+    ) -> tuple[_Node, list[float]]:
+        """One iteration from the determinized ``state``: the root's child it went
+        through, and every seat's reward."""
         node = root
         path = [root]
         actions: Sequence[Action] = root_actions
@@ -391,6 +510,7 @@ class ISMCTSBot:
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
+        return path[1], rewards
 
     def _rollout(self, state: GameState, players: int, rng: random.Random) -> list[float]:
         """Play the rollout policy to the end of the round(s) and score the position."""
@@ -414,6 +534,14 @@ class ISMCTSBot:
         weights = [math.exp((s - top) / self.temperature) for s in scores]
         total = sum(weights)
         return [w / total for w in weights]
+
+
+def _same_action(found: Action, actions: Sequence[Action]) -> Action:
+    """The caller's action equal to ``found`` (the search lists the view's own)."""
+    for action in actions:
+        if action == found:
+            return action
+    return found
 
 
 def _needs(player: PlayerState, cards: Sequence[Card]) -> list[tuple[Card, tuple[int, ...]]]:

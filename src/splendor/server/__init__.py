@@ -26,13 +26,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from splendor._optional import require
-from splendor.errors import MissingExtraError, SplendorError
+from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
 from splendor.server.database import shown
+from splendor.server.hub import check_engines
 from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import DEFAULT_DB
 
@@ -85,6 +86,7 @@ def create_app(
     url: str | None = None,
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
+    engines: Mapping[str, str] | None = None,
 ) -> Starlette:
     """The server as an ASGI application (see :func:`splendor.server.app.create_app`).
 
@@ -102,6 +104,7 @@ def create_app(
         url=url,
         allowed_hosts=allowed_hosts,
         allowed_origins=allowed_origins,
+        engines=engines,
     )
 
 
@@ -115,6 +118,7 @@ def run(
     url: str | None = None,
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
+    engines: Mapping[str, str] | None = None,
 ) -> None:
     """Serve until interrupted (Ctrl-C stops it cleanly; games resume on the next start).
 
@@ -129,6 +133,8 @@ def run(
         url: the address people reach the server at, for its links.
         allowed_hosts: more names the server answers to.
         allowed_origins: more origins whose pages may use the server.
+        engines: the bot engines offered beside the built-in bots, by name
+            (see :class:`~splendor.server.hub.Hub`).
 
     Raises:
         MissingExtraError: when the ``[server]`` extra is not installed.
@@ -146,6 +152,7 @@ def run(
         url=url,
         allowed_hosts=allowed_hosts,
         allowed_origins=allowed_origins,
+        engines=engines,
     )
     # Frames above 64 KiB are closed by the protocol layer (code 1009);
     # smaller ones over the message limit get an error reply.
@@ -174,6 +181,14 @@ def _number(text: str, convert: type[int] | type[float]) -> int | float:
         bound = "above 0" if convert is float else "0 or more"
         raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
     return number
+
+
+def _engine(text: str) -> tuple[str, str]:
+    """``NAME=SPEC`` for ``--engine``."""
+    name, equals, spec = text.partition("=")
+    if not equals or not name or not spec.strip():
+        raise argparse.ArgumentTypeError(f"an engine is NAME=SPEC, got {text!r}")
+    return name, spec
 
 
 def _count(text: str) -> int:
@@ -226,6 +241,14 @@ _LIMIT_OPTIONS: tuple[tuple[str, str, Any, str, str], ...] = (
         "time to send a request's headers",
     ),
     ("--body-timeout", "body_timeout", _positive, "SECONDS", "time to send a request's body"),
+    ("--engine-time", "engine_time", _positive, "SECONDS", "time an engine has for each move"),
+    (
+        "--max-engine-tables",
+        "max_engine_tables",
+        _count,
+        "N",
+        "unfinished tables with an engine at once",
+    ),
     (
         "--hello-timeout",
         "hello_timeout",
@@ -292,6 +315,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="another site whose pages may use the server",
     )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        type=_engine,
+        metavar="NAME=SPEC",
+        help="offer a bot engine under NAME beside the built-in bots "
+        "(SPEC: engine:COMMAND, or any bot spec); repeat for more",
+    )
     for option, field, kind, unit, text in _LIMIT_OPTIONS:
         default = getattr(DEFAULT_LIMITS, field) / (3600 if kind is _hours else 1)
         parser.add_argument(
@@ -303,11 +335,17 @@ def server_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of :func:`run` that the options in ``args`` set, but the address."""
     fields = (field for _, field, _, _, _ in _LIMIT_OPTIONS)
     changed = {field: value for field in fields if (value := getattr(args, field)) is not None}
+    engines: dict[str, str] = {}
+    for name, spec in args.engine:
+        if name in engines:
+            raise InvalidArgumentError(f"--engine {name} is given twice")
+        engines[name] = spec
     return {
         "limits": Limits(**changed),
         "url": args.url,
         "allowed_hosts": tuple(args.allow_host),
         "allowed_origins": tuple(args.allow_origin),
+        "engines": check_engines(engines),
     }
 
 

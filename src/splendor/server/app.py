@@ -5,6 +5,8 @@ Routes:
 * ``GET /`` and ``GET /t/{table}``: the web client (static files of this package);
 * ``GET /favicon.ico``: the icon (``static/favicon.svg``, which the pages link to);
 * ``GET /api/components``: the 90 cards and 10 nobles (public facts the client draws);
+* ``GET /api/bots``: the names of the operator's bot engines, offered beside the built-in bots,
+  and the levels (:mod:`splendor.players.levels`) a seat may name;
 * ``POST /api/tables``: open a table; answers its links;
 * ``GET /api/tables/{table}``: who sits at a table and how far the game is;
 * ``GET /api/tables/{table}/record``: a finished game's record, to download;
@@ -19,7 +21,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
@@ -37,8 +39,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from splendor.core.components import CARDS, NOBLES
 from splendor.core.gems import Tokens
 from splendor.formats.serialization import to_json
+from splendor.players.levels import LEVELS
 from splendor.server.database import open_store
-from splendor.server.hub import MAX_MESSAGE, Client, Hub, ServerError, Table, error_message
+from splendor.server.hub import (
+    LEVEL_BOTS,
+    MAX_MESSAGE,
+    Client,
+    Hub,
+    ServerError,
+    Table,
+    check_engines,
+    error_message,
+)
 from splendor.server.limits import DEFAULT_LIMITS, Limits, throttle
 from splendor.server.store import DEFAULT_DB
 
@@ -96,6 +108,18 @@ def components_json() -> dict[str, object]:
     }
 
 
+def levels_json() -> list[dict[str, object]]:
+    """The levels a seat may name, as ``GET /api/bots`` lists them under ``levels``.
+
+    Each is ``{"bot": "level:1", "number": 1, "name": "Novice", "about": ...}``,
+    weakest first; ``bot`` is what a seat of ``POST /api/tables`` names.
+    """
+    return [
+        {"bot": bot, "number": level.number, "name": level.name, "about": level.about}
+        for bot, level in zip(LEVEL_BOTS, LEVELS, strict=True)
+    ]
+
+
 def create_app(
     db: str | Path = DEFAULT_DB,
     *,
@@ -105,6 +129,7 @@ def create_app(
     url: str | None = None,
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
+    engines: Mapping[str, str] | None = None,
 ) -> Starlette:
     """The server as an ASGI application.
 
@@ -125,6 +150,10 @@ def create_app(
         allowed_origins: more origins (``https://other.example``) whose pages
             may open tables and websockets, besides the server's own
             (``"*"``: any). A request from another ``Origin`` gets 403.
+        engines: the bot engines the operator offers beside the built-in
+            bots: each name's bot spec (``engine:COMMAND``). Seats name them;
+            the server starts and ends their processes (see
+            :class:`~splendor.server.hub.Hub`).
 
     Returns:
         The application; its lifespan opens the store and starts the hub
@@ -133,6 +162,8 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     components = components_json()
+    levels = levels_json()
+    offered = check_engines(engines or {})
     base = None if url is None else url.rstrip("/")
 
     def hub() -> Hub:
@@ -143,7 +174,7 @@ def create_app(
         throttle("splendor.server")
         store = open_store(db)
         state["hub"] = app.state.hub = Hub(
-            store, bot_delay=bot_delay, allow_seeds=allow_seeds, limits=limits
+            store, bot_delay=bot_delay, allow_seeds=allow_seeds, limits=limits, engines=offered
         )
         await state["hub"].start()
         try:
@@ -165,6 +196,9 @@ def create_app(
 
     async def components_endpoint(request: Request) -> Response:
         return JSONResponse(components, headers={"Cache-Control": "max-age=3600"})
+
+    async def bots_endpoint(request: Request) -> Response:
+        return JSONResponse({"engines": sorted(offered), "levels": levels})
 
     async def create(request: Request) -> Response:
         media = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -293,6 +327,7 @@ def create_app(
             Route("/t/{table}", page),
             Route("/favicon.ico", favicon),
             Route("/api/components", components_endpoint),
+            Route("/api/bots", bots_endpoint),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table}", summary),
             Route("/api/tables/{table}/record", record),

@@ -22,10 +22,13 @@ import hmac
 import json
 import logging
 import random
+import re
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Final
 
 import attrs
@@ -35,22 +38,25 @@ from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
-from splendor.core.views import view
-from splendor.errors import SplendorError
+from splendor.core.views import PlayerView, view
+from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.formats.notation import parse_action
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
-from splendor.players.bots import BOTS, Bot, bot_name
+from splendor.players.bots import BOTS, Bot, bot_name, load_bot
+from splendor.players.levels import LEVEL_PREFIX, LEVELS
 from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import GameStore, StoredGame, StoredSeat, VersionConflict
 
 __all__ = [
+    "LEVEL_BOTS",
     "MAX_MESSAGE",
     "Client",
     "Hub",
     "Seat",
     "ServerError",
     "Table",
+    "check_engines",
 ]
 
 _log = logging.getLogger("splendor.server")
@@ -70,6 +76,14 @@ _CREATION_WINDOW: Final = 3600.0
 _SWEEP_INTERVAL: Final = 60.0
 #: Seconds between two marks of a table in use in the store.
 _TOUCH_INTERVAL: Final = 600.0
+
+#: What the name of an operator's engine may be: letters, digits, ``.``, ``_`` and ``-``.
+_ENGINE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
+
+#: The levels a seat may name (``"level:3"``), each with the name a seat gets by default.
+LEVEL_BOTS: Final[Mapping[str, str]] = MappingProxyType(
+    {f"{LEVEL_PREFIX}{level.number}": f"Level {level.number} bot" for level in LEVELS}
+)
 
 _RULE_PAIRS: Final = ("gems_by_players", "gold_by_players", "nobles_by_players")
 _RULE_NUMBERS: Final = ("points_to_win", "token_limit", "reserve_limit")
@@ -97,7 +111,9 @@ class Seat:
     Attributes:
         name: the name shown for the seat.
         kind: ``"person"`` or ``"bot"``.
-        bot: the bot's name in :data:`splendor.players.bots.BOTS`, for a bot seat.
+        bot: for a bot seat, the bot's name: one of
+            :data:`splendor.players.bots.BOTS`, a level (:data:`LEVEL_BOTS`),
+            or an engine the server's operator configured (see :class:`Hub`).
         secret_digest: the hex SHA-256 digest of the seat's secret, for a
             person's seat.
     """
@@ -196,6 +212,9 @@ class Table:
         max_moves: the moves after which an unfinished game stops (``None``:
             no bound).
         clients: the clients attached.
+
+    A bot seat's bot is made when it is first asked for (:meth:`bot`): an
+    engine's process is started then, and ended by :meth:`close_bots`.
     """
 
     def __init__(
@@ -205,8 +224,14 @@ class Table:
         record: GameRecord,
         *,
         max_moves: int | None = None,
+        engines: Mapping[str, str] | None = None,
+        engine_time: float = 5.0,
     ) -> None:
-        """A table playing ``record`` (replayed now, so a bad record fails here)."""
+        """A table playing ``record`` (replayed now, so a bad record fails here).
+
+        ``engines`` are the operator's engines by name (their bot specs), for
+        the bot seats that name one; each gets ``engine_time`` seconds a move.
+        """
         self.id = table_id
         self.seats = seats
         self.players = record.players
@@ -221,11 +246,12 @@ class Table:
         self.bot_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self.touched = time.monotonic()
-        self._bots: dict[int, Bot] = {
-            number: BOTS[seat.bot]()
-            for number, seat in enumerate(seats)
-            if seat.kind == "bot" and seat.bot is not None
-        }
+        self._engines: Mapping[str, str] = engines or {}
+        self._engine_time = engine_time
+        self._bots: dict[int, Bot] = {}
+        # Held while a bot of this table moves, is made or is closed: an
+        # engine answers one call at a time.
+        self._bot_lock = threading.Lock()
         self._messages: dict[int | None, str] = {}
 
     @property
@@ -257,9 +283,70 @@ class Table:
             self.state.winners or None,
         )
 
+    def is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat``."""
+        return self.seats[seat].kind == "bot"
+
     def bot(self, seat: int) -> Bot | None:
-        """The bot playing ``seat``, or ``None`` for a person's seat."""
-        return self._bots.get(seat)
+        """The bot playing ``seat`` (made now if need be), or ``None`` for a person's seat.
+
+        An engine's process is started here, so call this in a worker thread.
+
+        Raises:
+            ServerError: ``unknown_bot`` for a seat whose bot is neither
+                built in nor configured (any more) on this server.
+            splendor.errors.SplendorError: when the engine does not start.
+        """
+        if not self.is_bot(seat):
+            return None
+        with self._bot_lock:
+            return self._bot(seat)
+
+    def _bot(self, seat: int) -> Bot:
+        found = self._bots.get(seat)
+        if found is None:
+            name = self.seats[seat].bot or ""
+            if name in BOTS:
+                found = BOTS[name]()
+            elif name in LEVEL_BOTS:
+                found = load_bot(name)
+            elif name in self._engines:
+                found = _start_engine(self._engines[name], self._engine_time)
+            else:
+                raise ServerError("unknown_bot", f"this server has no bot {name!r}")
+            self._bots[seat] = found
+        return found
+
+    def choose(
+        self, seat: int, seen: PlayerView, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The move of the bot of ``seat`` (made now if need be); call it in a worker thread.
+
+        Raises:
+            ServerError: for a person's seat or an unknown bot.
+            Exception: whatever the bot raises (an engine that fails is
+                ended, and started again on its next move).
+        """
+        with self._bot_lock:
+            if not self.is_bot(seat):
+                raise ServerError("not_a_bot", f"seat {seat + 1} is a person's")
+            bot = self._bot(seat)
+            try:
+                return bot(seen, actions, rng)
+            except BaseException:
+                del self._bots[seat]
+                _close(bot)
+                raise
+
+    def close_bots(self) -> None:
+        """End the table's bots: every engine process is stopped; call it in a worker thread.
+
+        Waits for a move being chosen to end first (each is bounded in time).
+        """
+        with self._bot_lock:
+            bots, self._bots = list(self._bots.values()), {}
+            for bot in bots:
+                _close(bot)
 
     def seat_of(self, secret: str) -> int | None:
         """The seat whose secret this is, or ``None``."""
@@ -359,6 +446,69 @@ class Table:
         self.state = state
 
 
+def _start_engine(spec: str, move_time: float) -> Bot:
+    """Start the operator's engine of ``spec``, with ``move_time`` seconds a move.
+
+    The host side of the protocol ends an engine that goes over its time
+    (after its grace) and raises; any other spec is an in-process bot,
+    which cannot be stopped while it thinks.
+    """
+    from splendor.remote import Engine, Limit
+
+    bot = load_bot(spec)
+    if isinstance(bot, Engine):
+        bot.limit = Limit(time=move_time)
+    return bot
+
+
+def _close(bot: Bot) -> None:
+    """End a bot's process, if it has one; never raises."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # ending a broken engine may fail too; its process is gone either way
+            _log.exception("closing bot %s failed", bot_name(bot))
+
+
+def check_engines(engines: Mapping[str, str]) -> dict[str, str]:
+    """Check the operator's engines: names of their own, each with a bot spec.
+
+    Args:
+        engines: the bot spec (``engine:COMMAND``, or any other spec) of
+            each engine, by the name the lobby offers it under.
+
+    Returns:
+        The engines, as a new dict.
+
+    Raises:
+        InvalidArgumentError: for a name that is not 1 to 24 letters,
+            digits, ``.``, ``_`` or ``-`` (starting with a letter or digit),
+            or is a built-in bot's, or a spec that is not a non-empty str.
+
+    >>> check_engines({"mybot": "engine:./mybot --fast"})
+    {'mybot': 'engine:./mybot --fast'}
+    >>> check_engines({"greedy": "engine:./greedy"})
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: engine name 'greedy' is a built-in bot's
+    """
+    if not isinstance(engines, Mapping):
+        raise InvalidArgumentError(f"engines must be a mapping of names to specs, got {engines!r}")
+    checked: dict[str, str] = {}
+    for name, spec in engines.items():
+        if not isinstance(name, str) or not _ENGINE_NAME.fullmatch(name):
+            raise InvalidArgumentError(
+                f"engine name {name!r} must be 1 to 24 letters, digits, '.', '_' or '-'"
+            )
+        if name in BOTS:
+            raise InvalidArgumentError(f"engine name {name!r} is a built-in bot's")
+        if not isinstance(spec, str) or not spec.strip():
+            raise InvalidArgumentError(f"engine {name!r} needs a bot spec, got {spec!r}")
+        checked[name] = spec
+    return checked
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def action_json(action: Action) -> str:
     """An action's JSON text (:func:`splendor.to_json`), remembered: the same actions recur."""
@@ -388,6 +538,14 @@ class Hub:
             seed would know the order of every deck. Tests and demos may
             allow chosen seeds.
         limits: the limits on games and tables (:class:`~splendor.server.limits.Limits`).
+        engines: the bot engines the operator offers, by name: each name's
+            bot spec, usually ``engine:COMMAND`` (see :func:`check_engines`).
+            A seat may name one of them or a built-in bot, nothing else: a
+            client never gives a command. The server starts an engine's
+            process when it is first to move at a table, gives it
+            :attr:`~splendor.server.limits.Limits.engine_time` seconds a
+            move, and ends it when the game ends, the table is unloaded or
+            the server stops.
     """
 
     def __init__(
@@ -397,13 +555,16 @@ class Hub:
         bot_delay: float = 0.0,
         allow_seeds: bool = False,
         limits: Limits = DEFAULT_LIMITS,
+        engines: Mapping[str, str] | None = None,
     ) -> None:
         """Make a hub over ``store``; call :meth:`start` in the event loop before use."""
         self.store = store
         self.bot_delay = bot_delay
         self.allow_seeds = allow_seeds
         self.limits = limits
+        self.engines = check_engines(engines or {})
         self.tables: dict[str, Table] = {}
+        self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._created: dict[str, collections.deque[float]] = {}
         self._upkeep: asyncio.Task[None] | None = None
@@ -435,6 +596,10 @@ class Hub:
         for table in self.tables.values():
             for client in list(table.clients):
                 client.close()
+        await asyncio.gather(
+            *(asyncio.to_thread(table.close_bots) for table in self.tables.values()),
+            *self._closing,
+        )
 
     def table(self, table_id: str) -> Table | None:
         """The table with this id (loaded from the store on this thread if needed), or ``None``."""
@@ -480,12 +645,22 @@ class Hub:
                 Seat(name, seat.kind, seat.bot, seat.secret_digest)
                 for name, seat in zip(names, stored.seats, strict=True)
             )
-            table = Table(stored.id, seats, record, max_moves=self.limits.max_moves)
+            table = self._table(stored.id, seats, record)
             table.catch_up(stored.actions)
         except (SplendorError, ValueError, KeyError) as error:
             _log.error("cannot load table %s: %s", stored.id, error)
             return None
         return table
+
+    def _table(self, table_id: str, seats: tuple[Seat, ...], record: GameRecord) -> Table:
+        return Table(
+            table_id,
+            seats,
+            record,
+            max_moves=self.limits.max_moves,
+            engines=self.engines,
+            engine_time=self.limits.engine_time,
+        )
 
     def _register(self, table: Table | None) -> Table | None:
         if table is not None:
@@ -553,7 +728,7 @@ class Hub:
         seats: list[Seat] = []
         secret_list: list[str | None] = []
         for number, entry in enumerate(seats_in):
-            seat, secret = _seat(number, entry)
+            seat, secret = _seat(number, entry, self.engines)
             seats.append(seat)
             secret_list.append(secret)
         rules = _rules(request.get("rules", {}))
@@ -573,11 +748,22 @@ class Hub:
             raise ServerError("bad_request", str(error)) from error
         # 72 random bits: a clash with a stored id is left to the store's primary key.
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, tuple(seats), record, max_moves=self.limits.max_moves)
+        table = self._table(table_id, tuple(seats), record)
         return table, secret_list
 
     def _check_room(self, table: Table, client: str | None, count: Callable[..., int]) -> None:
         limits = self.limits
+        if any(_engine_seat(seat, self.engines) for seat in table.seats):
+            playing = sum(
+                not other.is_over and any(_engine_seat(s, self.engines) for s in other.seats)
+                for other in self.tables.values()
+            )
+            if playing >= limits.max_engine_tables:
+                raise ServerError(
+                    "too_many_tables",
+                    f"this server plays at most {limits.max_engine_tables} table(s) "
+                    "with an engine at once",
+                )
         if all(seat.kind == "bot" for seat in table.seats):
             if limits.max_bot_tables == 0:
                 raise ServerError(
@@ -753,6 +939,14 @@ class Hub:
         table.last_used = time.monotonic()
         table.broadcast_state()
         self._wake_bots(table)
+        if table.is_over:
+            self._retire(table)
+
+    def _retire(self, table: Table) -> None:
+        """End the bots of ``table`` (its engines' processes) in the background."""
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(table.close_bots))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _catch_up(self, table: Table) -> None:
         """Play the moves another process stored for ``table`` (its lock held); tell everyone."""
@@ -808,11 +1002,14 @@ class Hub:
         keep = [table.id for table in in_use]
         for table_id in await asyncio.to_thread(self.store.expire, limits.expire_after, keep=keep):
             _log.info("table %s expired: no move and no client for a while", table_id)
-            self.tables.pop(table_id, None)
+            gone = self.tables.pop(table_id, None)
+            if gone is not None:
+                self._retire(gone)
         for table in list(self.tables.values()):
             idle = now - table.last_used >= limits.unload_after
             if idle and not table.clients and not _busy(table):
                 del self.tables[table.id]
+                self._retire(table)
         for client, recent in list(self._created.items()):
             _forget_before(recent, now - _CREATION_WINDOW)
             if not recent:
@@ -821,7 +1018,7 @@ class Hub:
     # Bots -----------------------------------------------------------------
 
     def _wake_bots(self, table: Table) -> None:
-        if self._stopping or table.is_over or table.bot(table.state.current_player) is None:
+        if self._stopping or table.is_over or not table.is_bot(table.state.current_player):
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._bots_play(table))
@@ -830,8 +1027,7 @@ class Hub:
         """Let bots move while it is a bot's turn; each choice runs in a worker thread."""
         while not self._stopping and not table.is_over:
             seat = table.state.current_player
-            bot = table.bot(seat)
-            if bot is None:
+            if not table.is_bot(seat):
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
@@ -839,10 +1035,12 @@ class Hub:
             seen = view(state, seat)
             actions = legal_actions(state)
             rng = random.Random(f"{table.seed}:{version}")
+            name = table.seats[seat].bot
             try:
-                action = await asyncio.to_thread(bot, seen, actions, rng)
+                action = await asyncio.to_thread(table.choose, seat, seen, actions, rng)
             except Exception:  # a bot's own code may fail; play on with its first action
-                _log.exception("bot %s failed at table %s", bot_name(bot), table.id)
+                # (a failed engine was ended: it starts again on its next move)
+                _log.exception("bot %s failed at table %s", name, table.id)
                 action = actions[0]
             async with table.lock:
                 if table.version != version or table.is_over:
@@ -852,7 +1050,7 @@ class Hub:
                 except ServerError as error:
                     if error.code == "stale":
                         continue  # another process moved first: think again
-                    _log.error("bot %s played illegally: %s", bot_name(bot), error)
+                    _log.error("bot %s played illegally: %s", name, error)
                     await self._play(table, seat, actions[0])
 
 
@@ -869,7 +1067,11 @@ def _sees(table: Table, seat: int, action: Buy | Reserve) -> bool:
     return action.card in view(table.state, seat).visible()
 
 
-def _seat(number: int, entry: object) -> tuple[Seat, str | None]:
+def _engine_seat(seat: Seat, engines: Mapping[str, str]) -> bool:
+    return seat.kind == "bot" and seat.bot in engines
+
+
+def _seat(number: int, entry: object, engines: Mapping[str, str]) -> tuple[Seat, str | None]:
     where = f"seat {number + 1}"
     if not isinstance(entry, dict):
         raise ServerError("bad_request", f"{where} must be an object")
@@ -883,11 +1085,16 @@ def _seat(number: int, entry: object) -> tuple[Seat, str | None]:
             raise ServerError("bad_request", f"{where}: a person's seat has no bot")
         default = f"Player {number + 1}"
     elif kind == "bot":
-        if not isinstance(bot, str) or bot not in BOTS:
+        if not isinstance(bot, str) or (
+            bot not in BOTS and bot not in engines and bot not in LEVEL_BOTS
+        ):
+            # Only names: a client never gives a command or a spec to run.
             raise ServerError(
-                "bad_request", f"{where}: bot must be one of {', '.join(sorted(BOTS))}"
+                "bad_request",
+                f"{where}: bot must be one of {', '.join(sorted({*BOTS, *engines}))} "
+                f"or {LEVEL_PREFIX}1 to {LEVEL_PREFIX}{len(LEVELS)}",
             )
-        default = f"{bot} bot"
+        default = LEVEL_BOTS.get(bot) or f"{bot} bot"
     else:
         raise ServerError("bad_request", f"{where}: kind must be 'person' or 'bot'")
     name = _name(entry.get("name"), default, where)

@@ -72,6 +72,11 @@ class Limits:
             when it stops (uvicorn's ``timeout_graceful_shutdown``).
         sync_interval: seconds between two looks at the store for moves that
             another server process made on the tables this one has loaded.
+        engine_time: seconds an operator's bot engine has for each move
+            (its process is ended if it takes longer, and its seat plays
+            its first legal action that turn).
+        max_engine_tables: unfinished tables with an operator's engine at
+            one of their seats, at once (each engine seat is a process).
     """
 
     max_moves: int = attrs.field(default=DEFAULT_MAX_TURNS, validator=_at_least_one)
@@ -89,6 +94,8 @@ class Limits:
     keep_alive_timeout: int = attrs.field(default=5, validator=_at_least_one)
     shutdown_timeout: int = attrs.field(default=10, validator=_at_least_one)
     sync_interval: float = attrs.field(default=1.0, validator=_positive)
+    engine_time: float = attrs.field(default=5.0, validator=_positive)
+    max_engine_tables: int = attrs.field(default=4, validator=_count)
 
 
 #: The limits of ``splendor serve`` when no option changes them.

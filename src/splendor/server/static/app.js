@@ -694,7 +694,9 @@ function drawComposer() {
 
 // The lobby -------------------------------------------------------------------------
 
-function seatRow(number) {
+// engines: the names of the bot engines the server's operator offers (GET /api/bots);
+// levels: the levels of play, weakest first, each {bot, number, name, about} (the same).
+function seatRow(number, engines, levels) {
   const defaults = ["person", "bot:greedy", "none", "none"];
   return el(
     "div",
@@ -707,6 +709,8 @@ function seatRow(number) {
         ["person", "Person"],
         ["bot:greedy", "Greedy bot"],
         ["bot:random", "Random bot"],
+        ...levels.map((level) => [`bot:${level.bot}`, `Level ${level.number}: ${level.name}`]),
+        ...engines.map((name) => [`bot:${name}`, `${name} (engine)`]),
         ...(number >= 2 ? [["none", "Empty"]] : []),
       ].map(([value, label]) => el("option", { value, selected: value === defaults[number] }, label)),
     ),
@@ -789,7 +793,9 @@ async function start() {
   } else {
     document.getElementById("lobby").hidden = false;
     const rows = document.getElementById("seat-rows");
-    for (let i = 0; i < 4; i++) rows.append(seatRow(i));
+    const offered = await fetch("/api/bots");
+    const bots = offered.ok ? await offered.json() : { engines: [], levels: [] };
+    for (let i = 0; i < 4; i++) rows.append(seatRow(i, bots.engines, bots.levels));
     document.getElementById("create").addEventListener("submit", createTable);
   }
 }

@@ -1,0 +1,1 @@
+"""Misbehaving engines of the bot protocol, each run as ``python -m tests.remote.engines.NAME``."""
