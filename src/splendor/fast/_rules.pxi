@@ -689,6 +689,28 @@ def _init_choose():
 _init_choose()
 
 
+cdef inline void sub_nth(int key, int size, int j, uint8_t* out) noexcept nogil:
+    """Add to ``out`` the vector of index ``j`` of :func:`submultisets`'s list for
+    counts held whose key is ``key`` (see SUB_COUNT) and ``size``, without the
+    list: colour by colour, each count from the largest down, skipping the
+    vectors that the colours after it complete for each larger count."""
+    cdef int c, a, h, n, rest
+    for c in range(6):
+        if size == 0:
+            return
+        h = key >> (2 * c) & 3
+        a = h if h < size else size
+        rest = key >> (2 * c + 2) << (2 * c + 2)  # the colours after c
+        while a > 0:
+            n = SUB_COUNT[rest][size - a]
+            if j < n:
+                break
+            j -= n
+            a -= 1
+        out[c] += a
+        size -= a
+
+
 cdef inline int count_sub(const int* held, int size) noexcept nogil:
     """How many vectors :func:`submultisets` lists for ``held`` and ``size``."""
     if size > 3 or size < 0:
@@ -751,15 +773,17 @@ cdef inline int double_returns(const Turn* u, int c) noexcept nogil:
     return 1
 
 
+cdef inline int reserve_key(const Turn* u) noexcept nogil:
+    """The key of SUB_COUNT of what a reserve may give back: the tokens held and
+    the gold it brings."""
+    cdef int gold = u.t[5] + 1
+    return (u.t_key & 0x3FF) | (3 if gold > 3 else gold) << 10
+
+
 cdef inline int count_reserve_returns(const Turn* u) noexcept nogil:
     """What :func:`reserve_returns` answers, without writing the vectors."""
-    cdef int i
-    cdef int h[6]
-    if u.bank[5] and u.room < 1:
-        for i in range(6):
-            h[i] = u.t[i]
-        h[5] += 1
-        return count_sub(h, 1 - u.room)
+    if u.bank[5] and u.room < 1 and u.room > -3:
+        return SUB_COUNT[reserve_key(u)][1 - u.room]
     return 0
 
 
@@ -881,8 +905,6 @@ cdef void take_nth(const Turn* u, const int* avail, int na, Py_ssize_t j, Move* 
     cdef int key = u.t_key
     cdef int colours = colour_set(avail, na)
     cdef int size, i, x, n, count, f, mask
-    cdef int rest[6]
-    cdef int subs[56 * 6]
     cdef bint used[5]
     size = k
     while size >= net:
@@ -908,14 +930,7 @@ cdef void take_nth(const Turn* u, const int* avail, int na, Py_ssize_t j, Move* 
                     n -= 1
                 f += 1
             if size > net:
-                for x in range(6):
-                    rest[x] = u.t[x]
-                for x in range(size):
-                    rest[avail[COMBO[na][size][i][x]]] = 0
-                submultisets(rest, size - net, subs)
-                n = <int>(j // now)
-                for x in range(6):
-                    out.ret[x] += subs[n * 6 + x]
+                sub_nth(key & ~mask, size - net, <int>(j // now), out.ret)
             out.noble = u.now[j % now] if u.n_now else 0
             return
         size -= 1
@@ -936,7 +951,6 @@ cdef int nth(
     """
     cdef int k = 0, c, i, na, kind, card, src, now, failed = 0
     cdef int avail[5]
-    cdef int subs[56 * 6]
     while j >= g.count[k]:
         j -= g.count[k]
         k += 1
@@ -962,7 +976,11 @@ cdef int nth(
             out.tok[g.arg[k]] = 2
             with_noble(out, u.now, u.n_now, <int>j)
             return 0
-        failed = gen_double(b, u, g.arg[k])
+        out.kind = K_TAKE
+        out.tok[g.arg[k]] = 2
+        sub_nth(u.t_key & ~(3 << (2 * g.arg[k])), 2 - u.room, <int>(j // now), out.ret)
+        with_noble(out, u.now, u.n_now, <int>(j % now))
+        return 0
     elif kind == G_RESERVE:
         src = g.reserves[j // g.per]
         j = j % g.per
@@ -974,9 +992,7 @@ cdef int nth(
             out.kind = K_BLIND
             out.card = src - 11
         if g.nsub:
-            reserve_returns(u, subs)
-            for c in range(6):
-                out.ret[c] = subs[(j // now) * 6 + c]
+            sub_nth(reserve_key(u), 1 - u.room, <int>(j // now), out.ret)
         with_noble(out, u.now, u.n_now, <int>(j % now))
         return 0
     elif kind == G_BUY:
