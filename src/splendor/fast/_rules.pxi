@@ -264,6 +264,74 @@ cdef inline int shortfall(uint64_t cost, uint64_t have) noexcept nogil:
     return hsum_bytes(short_bytes(cost, have))
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #include <emmintrin.h>
+    /* The shortfalls of two cost words against e (16-bit sums in 32-bit lanes 0 and 2). */
+    static inline __m128i splendor_short2(uint64_t a, uint64_t b, __m128i e) {
+        __m128i costs = _mm_set_epi64x((long long)b, (long long)a);
+        return _mm_sad_epu8(_mm_subs_epu8(costs, e), _mm_setzero_si128());
+    }
+    /* Four shortfalls, of the cards of slots i to i + 3, over gold: a bit each. */
+    static inline unsigned splendor_over4(const uint8_t* board, const uint64_t* cost, int i,
+                                          __m128i e, __m128i gold) {
+        __m128i lo = splendor_short2(cost[board[i]], cost[board[i + 1]], e);
+        __m128i hi = splendor_short2(cost[board[i + 2]], cost[board[i + 3]], e);
+        __m128i four = _mm_castps_si128(_mm_shuffle_ps(
+            _mm_castsi128_ps(lo), _mm_castsi128_ps(hi), _MM_SHUFFLE(2, 0, 2, 0)));
+        return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(four, gold)));
+    }
+    /* The slots of the board (12) whose card leaves at most gold short. */
+    static inline unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost,
+                                               uint64_t have, int gold) {
+        __m128i e = _mm_set1_epi64x((long long)have);
+        __m128i g = _mm_set1_epi32(gold);
+        unsigned over = splendor_over4(board, cost, 0, e, g)
+            | splendor_over4(board, cost, 4, e, g) << 4
+            | splendor_over4(board, cost, 8, e, g) << 8;
+        unsigned empty = 0;
+        int i;
+        for (i = 0; i < 12; i++) empty |= (unsigned)(board[i] == 0) << i;
+        return ~(over | empty) & 0xFFFu;
+    }
+    #else
+    static inline unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost,
+                                               uint64_t have, int gold) {
+        unsigned found = 0;
+        int i, c, missing;
+        for (i = 0; i < 12; i++) {
+            if (!board[i]) continue;
+            missing = 0;
+            for (c = 0; c < 5; c++) {
+                int need = (int)(cost[board[i]] >> (8 * c) & 0xFF);
+                int held = (int)(have >> (8 * c) & 0xFF);
+                missing += need > held ? need - held : 0;
+            }
+            if (missing <= gold) found |= 1u << i;
+        }
+        return found;
+    }
+    #endif
+    #if defined(__GNUC__) || defined(__clang__)
+    #define SPLENDOR_LOWEST_BIT(x) __builtin_ctz(x)
+    #else
+    static inline int SPLENDOR_LOWEST_BIT(unsigned x) {
+        int i = 0;
+        while (!(x >> i & 1u)) i++;
+        return i;
+    }
+    #endif
+    """
+    # The board slots (a bit each, slot 0 the lowest) whose card costs, a byte
+    # per colour in ``cost`` (by card id, 0 for none), at most ``gold`` more
+    # than ``have`` (a byte per colour) covers. SSE2 where the compiler has it.
+    unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost, uint64_t have, int gold) noexcept nogil
+    # The index of the lowest bit set in ``x`` (not 0).
+    int SPLENDOR_LOWEST_BIT(unsigned x) noexcept nogil
+
+
 ctypedef struct Turn:
     # What the moves of the player to move depend on, read from the state once.
     int t[6]  # the player's tokens
@@ -886,10 +954,11 @@ cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil
                 g.reserves[i] = 12 + tier
                 i += 1
         add_group(g, g.per * i, G_RESERVE, 0, 0)
-    for i in range(12):
-        card = s.board[i]
-        if card:
-            add_buys(g, u, card, i)
+    cdef unsigned buyable = splendor_affordable(s.board, C_COST_BYTES, u.e_bytes, u.gold)
+    while buyable:
+        i = SPLENDOR_LOWEST_BIT(buyable)
+        buyable &= buyable - 1
+        add_buys(g, u, s.board[i], i)
     for i in range(u.nres):
         add_buys(g, u, s.cards[u.start + i] & 0x7F, 12 + i)
     if g.total == 0:
