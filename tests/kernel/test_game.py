@@ -143,6 +143,16 @@ def test_an_index_that_is_not_an_int_raises(impl: ModuleType, bad: object) -> No
     assert game.state() == before
 
 
+def test_play_takes_its_index_by_position_only(impl: ModuleType) -> None:
+    # A positional-only signature: the compiled kernel's call takes no keywords.
+    game = impl.Game.new(2, seed=1)
+    with pytest.raises(TypeError):
+        game.play(index=0)  # type: ignore[call-arg]  # a keyword on purpose
+    assert game.turn == 0
+    game.play(0)
+    assert game.turn == 1
+
+
 def test_a_finished_game_has_no_moves(impl: ModuleType) -> None:
     state = _finished(impl)
     game = impl.Game.from_state(state)

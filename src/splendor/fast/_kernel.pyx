@@ -33,6 +33,7 @@ in ``tests/kernel`` compare the kernel with the Python modules on random
 games, decision by decision.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memmove, memset
@@ -461,6 +462,7 @@ cdef class Game:
         self._made()
         return dump(&self.s, self._rules)
 
+    @cython.always_allow_keywords(False)
     def copy(self):
         self._made()
         cdef Game other = Game.__new__(type(self))
@@ -564,6 +566,7 @@ cdef class Game:
             )
         return i + n if i < 0 else i
 
+    @cython.always_allow_keywords(False)
     def moves(self):
         self._enter()
         try:
@@ -589,6 +592,7 @@ cdef class Game:
         finally:
             self.busy = False
 
+    @cython.always_allow_keywords(False)
     def play(self, index):
         cdef Py_ssize_t i
         cdef Move m

@@ -426,7 +426,7 @@ class Game:
         return self._listing()
 
     @_exclusive
-    def play(self, index: int) -> None:
+    def play(self, index: int, /) -> None:
         """Play the action at ``index`` in place (see :meth:`action`).
 
         Raises:
