@@ -147,7 +147,7 @@ def test_play_takes_its_index_by_position_only(impl: ModuleType) -> None:
     # A positional-only signature: the compiled kernel's call takes no keywords.
     game = impl.Game.new(2, seed=1)
     with pytest.raises(TypeError):
-        game.play(index=0)  # type: ignore[call-arg]  # a keyword on purpose
+        game.play(index=0)
     assert game.turn == 0
     game.play(0)
     assert game.turn == 1
