@@ -91,10 +91,12 @@ cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
 
 
 cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
-    """A uniform integer in [0, n): outputs below 2**64 mod n are drawn again."""
-    cdef uint64_t threshold = (0 - n) % n
+    """A uniform integer in [0, n): outputs below 2**64 mod n are drawn again.
+
+    That bound is below n, so it is worked out (a second division) only for
+    an output below n, which is rare."""
     cdef uint64_t r = splitmix64(x)
-    while r < threshold:
+    while r < n and r < (0 - n) % n:
         r = splitmix64(x)
     return <Py_ssize_t>(r % n)
 
