@@ -409,7 +409,10 @@ class AsyncEngine:
         pending = self._pending
         if pending is not None and not pending.future.done():
             pending.future.set_exception(self._fault)
-            pending.future.exception()  # seen: whoever waits raises it, nobody else warns of it
+            # After a timeout nobody awaits this future any more (the shield
+            # around it was cancelled): mark its exception seen, or asyncio
+            # logs "Future exception was never retrieved" when it is collected.
+            pending.future.exception()
 
     # Talking to it.
 
