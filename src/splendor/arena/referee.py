@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -61,6 +60,7 @@ from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     Bot,
     bot_name,
+    bot_rngs,
     check_table,
     table_names,
 )
@@ -296,7 +296,7 @@ def referee_game(
         )
     control = time_control or TimeControl()
     record = GameRecord.start(len(table), seed=seed, rules=rules, names=table_names(table, names))
-    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(table))]
+    rngs = bot_rngs(seed, len(table))
     clocks: list[float | None] = [control.game] * len(table)
     for _ in range(max_turns):
         state = record.final_state()
