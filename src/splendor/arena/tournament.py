@@ -368,22 +368,27 @@ def _close(bot: object) -> None:
         close()
 
 
+def _play(bots: Sequence[Bot], task: _Task) -> GameResult:
+    """Play the game of ``task`` with ``bots``, refereed."""
+    index, seed, _, entrants, max_turns, time_control = task
+    return play_result(
+        bots,
+        index=index,
+        seed=seed,
+        entrants=entrants,
+        max_turns=max_turns,
+        refereed=True,
+        time_control=time_control,
+    )
+
+
 def _play_task(task: _Task) -> GameResult:
     """Play one game of a tournament with bots made for it, closed after it."""
-    index, seed, specs, entrants, max_turns, time_control = task
     bots: list[Bot] = []
     try:
-        for spec in specs:
+        for spec in task[2]:
             bots.append(make_bot(spec))
-        return play_result(
-            bots,
-            index=index,
-            seed=seed,
-            entrants=entrants,
-            max_turns=max_turns,
-            refereed=True,
-            time_control=time_control,
-        )
+        return _play(bots, task)
     finally:
         for bot in bots:
             _close(bot)
@@ -403,7 +408,7 @@ def _play_here(
     engines: dict[int, Bot] = {}
     try:
         for done, task in enumerate(tasks, 1):
-            index, seed, specs, entrants, max_turns, time_control = task
+            index, _, specs, entrants, _, _ = task
             bots: list[Bot] = []
             made: list[Bot] = []
             for spec, entrant in zip(specs, entrants, strict=True):
@@ -415,15 +420,7 @@ def _play_here(
                     bots.append(make_bot(spec))
                     made.append(bots[-1])
             try:
-                result = play_result(
-                    bots,
-                    index=index,
-                    seed=seed,
-                    entrants=entrants,
-                    max_turns=max_turns,
-                    refereed=True,
-                    time_control=time_control,
-                )
+                result = _play(bots, task)
             finally:
                 for bot in made:
                     _close(bot)
