@@ -41,6 +41,22 @@ def summary(games: Sequence[LadderGame]) -> list[tuple[object, ...]]:
     return [(g.id, g.deal, g.seed, g.seats, g.winners, g.points, g.cards, g.turns) for g in games]
 
 
+def results(games: Sequence[LadderGame], names: Sequence[str]) -> list[GameResult]:
+    """The ladder's games as the ratings read them, seats by their index in ``names``."""
+    return [
+        GameResult(
+            g.id,
+            g.seed,
+            tuple(names.index(n) for n in g.seats),
+            g.winners,
+            g.points,
+            g.cards,
+            g.turns,
+        )
+        for g in games
+    ]
+
+
 def test_entrants_are_kept_in_the_file_in_the_order_added(tmp_path: Path) -> None:
     path = tmp_path / "l.sqlite"
     with make(path, ["greedy", "random"]) as ladder:
@@ -150,18 +166,7 @@ def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:
         names = [e.name for e in ladder.entrants()]
         expected = rate(
             names,
-            [
-                GameResult(
-                    g.id,
-                    g.seed,
-                    tuple(names.index(n) for n in g.seats),
-                    g.winners,
-                    g.points,
-                    g.cards,
-                    g.turns,
-                )
-                for g in games
-            ],
+            results(games, names),
         )
         standings = ladder.standings()
     assert [(s.name, s.rating, s.low, s.high, s.games, s.wins) for s in standings] == [
@@ -299,18 +304,7 @@ def test_three_player_ladders_are_rated_with_openskill(tmp_path: Path) -> None:
     names = ["greedy", "random", "other"]
     expected = rate_skill(
         names,
-        [
-            GameResult(
-                g.id,
-                g.seed,
-                tuple(names.index(n) for n in g.seats),
-                g.winners,
-                g.points,
-                g.cards,
-                g.turns,
-            )
-            for g in games
-        ],
+        results(games, names),
     )
     assert [(s.name, s.rating, s.low, s.high, s.games) for s in standings] == [
         (r.name, r.mu, r.low, r.high, r.games) for r in expected
