@@ -24,6 +24,7 @@ from splendor.arena.runs import game_seed
 from splendor.errors import EngineError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot
+from tests.remote._engines import engine_children
 
 
 def make(
@@ -416,22 +417,6 @@ def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     db.close()
     assert os.path.getsize(path) > 0
-
-
-def engine_children() -> list[int]:
-    """The ``splendor engine`` processes this process started that still run."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            command = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"engine" in command:
-            found.append(int(entry.name))
-    return found
 
 
 ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import time
@@ -21,6 +20,7 @@ from splendor import InvalidArgumentError
 from splendor.server import build_parser, create_app, server_options
 from splendor.server.hub import check_engines
 from splendor.server.limits import Limits
+from tests.remote._engines import engine_children
 from tests.server import engine_bots
 
 RECORDER = "tests.server.engine_bots:Recorder"
@@ -184,24 +184,6 @@ def test_splendor_serve_refuses_an_engine_that_does_not_start(
 
 
 # Real engine processes ------------------------------------------------------
-
-
-def engine_children() -> list[int]:
-    """The processes of ``splendor engine`` that this process started and that still run."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        state = stat.rsplit(")", 1)[1].split()[0]
-        if parent == os.getpid() and state != "Z" and b"engine" in command:
-            found.append(int(entry.name))
-    return found
 
 
 PYTHON_ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
