@@ -34,14 +34,15 @@ def fresh() -> Iterator[None]:
     engine_bots.MADE.clear()
 
 
-def app(db: Path, **limits: Any) -> TestClient:
+def app(db: Path, engines: dict[str, str] | None = None, **limits: Any) -> TestClient:
+    """A client of a server with the recording and failing engines (or ``engines``)."""
     return TestClient(
         create_app(
             db,
             bot_delay=0,
             allow_seeds=True,
             limits=Limits(max_bot_tables=2, **limits),
-            engines={"mine": RECORDER, "broken": FAILING},
+            engines={"mine": RECORDER, "broken": FAILING} if engines is None else engines,
         )
     )
 
@@ -190,18 +191,12 @@ PYTHON_ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
 
 
 def real_app(db: Path, **limits: Any) -> TestClient:
-    return TestClient(
-        create_app(
-            db,
-            bot_delay=0,
-            allow_seeds=True,
-            limits=Limits(max_bot_tables=2, **limits),
-            engines={
-                "py": f"{PYTHON_ENGINE} greedy",
-                "slow": f"{PYTHON_ENGINE} tests.server.engine_bots:Sleepy",
-            },
-        )
-    )
+    """A client of a server whose engines are real ``splendor engine`` processes."""
+    engines = {
+        "py": f"{PYTHON_ENGINE} greedy",
+        "slow": f"{PYTHON_ENGINE} tests.server.engine_bots:Sleepy",
+    }
+    return app(db, engines, **limits)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
