@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
@@ -152,13 +153,6 @@ BAD_HOST_LINES: Final = [
 ]
 
 
-@pytest.mark.parametrize(("line", "code"), BAD_HOST_LINES)
-def test_a_malformed_host_line_is_refused_with_its_code(line: bytes, code: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
-        decode_host(line)
-    assert caught.value.code == code
-
-
 BAD_ENGINE_LINES: Final = [
     (b"", "malformed"),
     (b'{"type": "hello", "protocol": 1}', "bad-field"),
@@ -178,10 +172,16 @@ BAD_ENGINE_LINES: Final = [
 ]
 
 
-@pytest.mark.parametrize(("line", "code"), BAD_ENGINE_LINES)
-def test_a_malformed_engine_line_is_refused_with_its_code(line: bytes, code: str) -> None:
+@pytest.mark.parametrize(
+    ("decode", "line", "code"),
+    [(decode_host, line, code) for line, code in BAD_HOST_LINES]
+    + [(decode_engine, line, code) for line, code in BAD_ENGINE_LINES],
+)
+def test_a_malformed_line_is_refused_with_its_code(
+    decode: Callable[[bytes], object], line: bytes, code: str
+) -> None:
     with pytest.raises(ProtocolError) as caught:
-        decode_engine(line)
+        decode(line)
     assert caught.value.code == code
 
 
