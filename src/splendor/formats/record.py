@@ -511,17 +511,26 @@ class GameRecord:
         # which apply checked: attrs' own initialiser builds the record without
         # the checks of __init__, so recording a game of n turns checks n
         # actions, not n * n / 2.
+        record = self._unchecked((*self.actions, action), state.winners or None, None, None)
+        record._final.append(state)
+        return record
+
+    def _unchecked(
+        self,
+        actions: tuple[Action, ...],
+        result: tuple[int, ...] | None,
+        forfeit: Forfeit | None,
+        annotations: tuple[Annotation | None, ...] | None,
+    ) -> GameRecord:
+        """A record of this game (players, seed, rules, names) with the rest given.
+
+        It is made without the checks of ``__init__``: the caller has checked
+        what it changes.
+        """
         record = GameRecord.__new__(GameRecord)
         record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            (*self.actions, action),
-            self.names,
-            state.winners or None,
-            None,
+            self.players, self.seed, self.rules, actions, self.names, result, forfeit, annotations
         )
-        record._final.append(state)
         return record
 
     def annotated(self, annotations: tuple[Annotation | None, ...] | None) -> GameRecord:
@@ -536,17 +545,7 @@ class GameRecord:
         ()
         """
         _check_annotations(annotations, self.players, len(self.actions))
-        record = GameRecord.__new__(GameRecord)
-        record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            self.actions,
-            self.names,
-            self.result,
-            self.forfeit,
-            annotations,
-        )
+        record = self._unchecked(self.actions, self.result, self.forfeit, annotations)
         record._final[:] = self._final
         return record
 
@@ -585,16 +584,7 @@ class GameRecord:
         forfeit = Forfeit(seat, reason, detail)
         if seat >= self.players:
             raise InvalidArgumentError(f"seat must be from 0 to {self.players - 1}, got {seat}")
-        record = GameRecord.__new__(GameRecord)
-        record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            self.actions,
-            self.names,
-            tuple(other for other in range(self.players) if other != seat),
-            forfeit,
-            self.annotations,
-        )
+        losers = tuple(other for other in range(self.players) if other != seat)
+        record = self._unchecked(self.actions, losers, forfeit, self.annotations)
         record._final.append(final)
         return record
