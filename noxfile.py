@@ -183,7 +183,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references; run their doctests."""
-    install_project(session, "server,openspiel", *group("docs"))
+    install_project(session, "server,openspiel,arena", *group("docs"))
     session.run(
         "sphinx-build", "-W", "-n", "--keep-going", "-b", "html", "docs", "docs/_build/html"
     )
@@ -217,6 +217,18 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_fast.py")
     # Decisions through the encoding, PettingZoo and VectorEnv beside the engine.
     session.run("python", "benchmarks/rl_bench.py")
+
+
+@nox.session(default=False)
+def levels(session: nox.Session) -> None:
+    """Calibrate the levels: a round robin between them, their ratings and time per move.
+
+    Resumes from its checkpoint (``benchmarks/levels.jsonl``); ``-- --write``
+    puts the measured table into the package, other arguments go to
+    ``benchmarks/levels.py`` (``-- --help``).
+    """
+    install_project(session, "")
+    session.run("python", "benchmarks/levels.py", *(session.posargs or ["--workers", "2"]))
 
 
 @nox.session

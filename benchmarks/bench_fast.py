@@ -7,6 +7,10 @@ For each player count (2, 3 and 4 by default) it measures:
   reported as ``cold``);
 - ``driven``: a Python loop of ``game.moves()`` then ``game.play(i)`` with a
   random ``i`` (``random.Random.randrange``) on copies of a dealt game: turns/s;
+- ``driven, int(random() * n)``: the same loop with the index drawn as
+  ``int(random() * n)``, whose Python cost is a fraction of ``randrange``'s
+  (nearly uniform: the bias is below n / 2**53): the kernel's part of the loop
+  shows better;
 - ``engine``: the same loop with :func:`splendor.legal_actions` and
   :func:`splendor.apply`, for comparison: turns/s;
 - the cost of ``copy()``, ``Game.from_state`` (which runs
@@ -15,12 +19,22 @@ For each player count (2, 3 and 4 by default) it measures:
 Every rate is given per second of wall-clock time and per second of CPU time
 of this process: on a busy machine the CPU figure is the one that says what
 one core does. Run with ``nox -s bench`` or ``python benchmarks/bench_fast.py --help``.
+
+``--against SRC`` compares two builds in one run: ``SRC`` is the ``src``
+folder of another checkout with its kernel built in place (say, a copy of
+main's). Each of ``--rounds`` rounds times the kernel measures once in a
+fresh process of each build, alternately, and the medians of the CPU rates
+are printed side by side with their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -48,6 +62,17 @@ def _driven(game: fast.Game, games: int, seed: int) -> int:
         g = game.copy()
         while not g.is_over:
             g.play(randrange(g.moves()))
+            turns += 1
+    return turns
+
+
+def _driven_cheap(game: fast.Game, games: int, seed: int) -> int:
+    draw = random.Random(seed).random
+    turns = 0
+    for _ in range(games):
+        g = game.copy()
+        while not g.is_over:
+            g.play(int(draw() * g.moves()))
             turns += 1
     return turns
 
@@ -91,9 +116,55 @@ def _rows(players: int, args: argparse.Namespace) -> list[tuple[str, int, int, f
         rows.append((label, args.playouts, turns, wall, cpu))
     turns, wall, cpu = _timed(lambda: _driven(game, args.driven, args.seed))
     rows.append(("driven", args.driven, turns, wall, cpu))
+    turns, wall, cpu = _timed(lambda: _driven_cheap(game, args.driven, args.seed))
+    rows.append(("driven, cheap draw", args.driven, turns, wall, cpu))
+    if args.engine == 0:
+        return rows
     turns, wall, cpu = _timed(lambda: _engine(state, args.engine, args.seed))
     rows.append(("engine", args.engine, turns, wall, cpu))
     return rows
+
+
+def _copy_us(calls: int) -> float:
+    """CPU microseconds per ``copy()`` of a 2-player game at turn 40."""
+    mid = fast.Game.new(2, seed=20261201)
+    mid.play_random(seed=1, max_turns=40)
+    return _per_call(mid.copy, calls)[1]
+
+
+def _round(args: argparse.Namespace) -> dict[str, float]:
+    """One round of the kernel measures in this process: CPU rates by label."""
+    args.engine = 0
+    found: dict[str, float] = {}
+    for players in args.players:
+        for label, _, turns, _, cpu in _rows(players, args):
+            found[f"{players} {label}"] = turns / cpu
+    found["copy() us"] = _copy_us(200_000)
+    return found
+
+
+def _against(args: argparse.Namespace) -> int:
+    """Time this build and the one at ``args.against``, alternately, round by round."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(splendor.__file__)))
+    builds = {"this": here, "against": os.path.abspath(args.against)}
+    command = [sys.executable, os.path.abspath(__file__), "--json-round"]
+    command += ["--players", *map(str, args.players), "--playouts", str(args.playouts)]
+    command += ["--driven", str(args.driven), "--seed", str(args.seed)]
+    found: dict[str, list[dict[str, float]]] = {name: [] for name in builds}
+    for _ in range(args.rounds):
+        for name, path in builds.items():
+            env = {**os.environ, "PYTHONPATH": path}
+            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            found[name].append(json.loads(out.stdout))
+    print(f"this build: {builds['this']}\nagainst: {builds['against']}")
+    print(f"medians of {args.rounds} alternated rounds, per CPU second")
+    print(f"{'measure':<28} {'against':>12} {'this':>12} {'ratio':>6}")
+    for key in found["this"][0]:
+        old = statistics.median(run[key] for run in found["against"])
+        new = statistics.median(run[key] for run in found["this"])
+        digits = ".3f" if key.endswith("us") else ",.0f"
+        print(f"{key:<28} {old:>12{digits}} {new:>12{digits}} {new / old:>6.2f}")
+    return 0
 
 
 def main() -> int:
@@ -104,7 +175,15 @@ def main() -> int:
     parser.add_argument("--driven", type=int, default=2_000, help="games of the driven loop")
     parser.add_argument("--engine", type=int, default=100, help="games of the engine loop")
     parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--against", help="the src folder of another build to compare with")
+    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds (--against)")
+    parser.add_argument("--json-round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.json_round:
+        print(json.dumps(_round(args)))
+        return 0
+    if args.against:
+        return _against(args)
 
     print(
         f"splendor {splendor.__version__}, Python {sys.version.split()[0]}, "

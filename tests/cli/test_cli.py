@@ -33,7 +33,7 @@ from splendor.arena.tournament import GameResult
 from splendor.cli import FileError, main
 from splendor.cli.files import load_file, save_record
 from splendor.cli.stats import simulate_one, summarize, wilson
-from splendor.players.bots import Bot
+from splendor.players.bots import Bot, load_bot
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -295,6 +295,38 @@ def test_play_resumes_a_saved_game(tmp_path: Path) -> None:
     record = parse_record(save.read_text())
     assert len(record.actions) == 4
     assert "Game stopped after 4 turns" in text
+
+
+def test_play_against_a_level_seats_its_bot() -> None:
+    code, text = run(
+        "play", "--level", "3", "--seed", "4", "--seat", "1", "--no-color", read=lines_from(["q"])
+    )
+    assert code == 0
+    assert "The other players play at level 3, Casual" in text
+    # Seat 0 is level 3's bot (greedy, half its turns at random): its first move is that bot's.
+    record = GameRecord.start(2, seed=4)
+    state = record.final_state()
+    move = load_bot("level:3")(
+        view(state, 0), legal_actions(state), random.Random("splendor-bot:4:0")
+    )
+    assert f"P0 level 3 plays {format_action(move, state)}" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--level", "0"], "unknown level 0: the levels are 1 to 7"),
+        (["--level", "99"], "unknown level 99: the levels are 1 to 7"),
+        (["--level", "x"], "unknown level 'x': the levels are 1 to 7"),
+        (["--level", "2", "--bots", "random"], "as --bots or as --level, not both"),
+    ],
+)
+def test_play_refuses_a_level_that_does_not_exist(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("play", "--seed", "4", *argv, read=lines_from([]))
+    assert code == 2
+    assert message in capsys.readouterr().err
 
 
 def test_play_with_the_human_second_lets_the_bot_move_first() -> None:

@@ -91,9 +91,10 @@ class Counted:
         Raises:
             CountError: when they differ.
         """
+        counted = self.game.moves()  # counted before the listing, then by it
         actions = self.game.actions()
-        if self.game.moves() != len(actions):
-            raise CountError(f"moves() counts {self.game.moves()}, actions() lists {len(actions)}")
+        if counted != len(actions) or self.game.moves() != len(actions):
+            raise CountError(f"moves() counts {counted}, actions() lists {len(actions)}")
         return actions
 
     def copy(self) -> EngineGame:

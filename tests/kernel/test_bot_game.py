@@ -242,6 +242,9 @@ def test_bot_game_can_play() -> None:
 
     assert fast.bot_game_can_play([GreedyBot(), RandomBot(), RandomBot()])
     assert not fast.bot_game_can_play([GreedyBot(), Greedier()])
+    # A greedy bot that sometimes plays at random is not the kernel's greedy bot.
+    assert not fast.bot_game_can_play([GreedyBot(randomness=0.5), RandomBot()])
+    assert fast.bot_game_can_play([GreedyBot(randomness=0), RandomBot()])
     assert not fast.bot_game_can_play([RandomBot(), ISMCTSBot()])
     assert not fast.bot_game_can_play([RandomBot(), lambda view, actions, rng: actions[0]])
     # Only sequences of 2 to 4 seats; anything else is False, not an error.

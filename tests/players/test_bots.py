@@ -85,6 +85,44 @@ def test_greedy_bot_refuses_a_spectators_view() -> None:
         GreedyBot()(view(state, None), legal_actions(state), random.Random(0))
 
 
+def test_greedy_bot_without_randomness_draws_nothing_more() -> None:
+    state = new_game(2, seed=3)
+    actions = legal_actions(state)
+    plain, zero = random.Random(5), random.Random(5)
+    assert GreedyBot()(view(state, 0), actions, plain) is GreedyBot(randomness=0)(
+        view(state, 0), actions, zero
+    )
+    assert plain.getstate() == zero.getstate()
+    assert repr(GreedyBot(randomness=0)) == "GreedyBot()"
+
+
+def test_greedy_bot_with_randomness_plays_a_random_move_that_often() -> None:
+    state = new_game(2, seed=3)
+    actions = legal_actions(state)
+    seen = view(state, 0)
+    # At 1 every turn is random: one draw for the coin, then a uniform index.
+    for seed in range(20):
+        rng, again = random.Random(seed), random.Random(seed)
+        again.random()
+        assert GreedyBot(randomness=1)(seen, actions, rng) is actions[again.randrange(len(actions))]
+    greedy = GreedyBot()(seen, actions, random.Random(0))
+    bot = GreedyBot(randomness=0.5)
+    rng = random.Random(7)
+    other = sum(bot(seen, actions, rng) != greedy for _ in range(400))
+    # Half the turns are random, and a random move is rarely the greedy one.
+    assert 150 <= other <= 210
+    assert repr(bot) == "GreedyBot(randomness=0.5)"
+    loaded = load_bot("greedy:randomness=0.25")
+    assert isinstance(loaded, GreedyBot)
+    assert loaded.randomness == 0.25
+
+
+@pytest.mark.parametrize("randomness", [-0.1, 1.5, float("nan"), "0.5", True, None])
+def test_greedy_bot_refuses_a_randomness_that_is_not_a_probability(randomness: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="randomness"):
+        GreedyBot(randomness=randomness)  # type: ignore[arg-type]  # refused on purpose
+
+
 def test_greedy_bot_beats_random_bot_in_well_over_90_percent_of_games() -> None:
     games = 120
     wins = 0.0

@@ -27,6 +27,7 @@ import pytest
 from splendor import CARDS_BY_ID, GameRecord, GreedyBot, PlayerView, from_json
 from splendor.core.actions import Action, Buy
 from splendor.draw._svg_pieces import TIER_BACK
+from splendor.players.levels import LEVELS
 from splendor.server import create_app
 
 REQUIRED = os.environ.get("SPLENDOR_BROWSER_TESTS") == "required"
@@ -424,6 +425,26 @@ def test_the_lobby_offers_the_operators_engines_and_one_plays(
         wait_version(page, 1)  # the engine, started by the server, moved first
         message = message_of(page)
         assert message["seats"][0]["bot"] == "mine"
+        expect(page.locator("#status")).to_have_text("Your turn")
+    finally:
+        server.stop()
+
+
+def test_the_lobby_offers_the_levels_and_one_plays(browser: Browser, tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "games.db", bot_delay=0.05)
+    try:
+        page = browser.new_page(viewport=LAPTOP)
+        page.goto(f"{server.url}/?seed=7")
+        options = page.locator("select[name=kind0] option[value^='bot:level:']")
+        expect(options).to_have_count(len(LEVELS))
+        expect(options.first).to_have_text(f"Level 1: {LEVELS[0].name}")
+        page.select_option("select[name=kind0]", "bot:level:3")
+        page.select_option("select[name=kind1]", "person")
+        page.click("button[type=submit]")
+        page.click("[data-take-seat='1']")
+        wait_version(page, 1)  # level 3's bot moved first
+        message = message_of(page)
+        assert message["seats"][0]["bot"] == "level:3"
         expect(page.locator("#status")).to_have_text("Your turn")
     finally:
         server.stop()

@@ -21,6 +21,7 @@ from splendor.errors import SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot, bot_name, bot_rngs
+from splendor.players.levels import LEVEL_PREFIX, LEVELS
 
 __all__ = ["add_parser", "run_play"]
 
@@ -38,9 +39,14 @@ def add_parser(commands: Subcommands) -> None:
     play.add_argument("--name", default="You", help="your name in the record")
     add_bot_options(
         play,
-        ["greedy"],
+        None,
         "the other players: one bot for all other seats, or one per other seat",
         "greedy",
+    )
+    play.add_argument(
+        "--level",
+        metavar="N",
+        help=f"the other players' level instead of --bots: 1 (a beginner) to {len(LEVELS)}",
     )
     play.add_argument(
         "--save",
@@ -69,13 +75,17 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         record = GameRecord.start(players, seed=seed)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be 0 to {players - 1}")
-    others = bots_for(args.bots, players - 1, record.seed)
+    if args.level is not None and args.bots is not None:
+        raise UsageError("give the other players as --bots or as --level, not both")
+    specs = [LEVEL_PREFIX + args.level] if args.level is not None else args.bots or ["greedy"]
+    others = bots_for(specs, players - 1, record.seed)
     bots: list[Bot | None] = [*others[: args.seat], None, *others[args.seat :]]
     if record.names is not None:
         names = list(record.names)
     else:
+        label = None if args.level is None else f"level {int(args.level)}"
         names = [
-            args.name if bot is None else f"P{seat} {bot_name(bot)}"
+            args.name if bot is None else f"P{seat} {label or bot_name(bot)}"
             for seat, bot in enumerate(bots)
         ]
         record = attrs.evolve(record, names=tuple(names))
@@ -94,6 +104,9 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         f"You play seat {args.seat} as {names[args.seat]}{start}. "
         "Type help for the notation, quit to stop.",
     )
+    if args.level is not None:
+        level = LEVELS[int(args.level) - 1]
+        out.line(f"The other players play at level {level.number}, {level.name}: {level.about}.")
     show_legend(out)
     try:
         while True:

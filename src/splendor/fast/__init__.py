@@ -91,7 +91,8 @@ def bot_game_can_play(bots: object) -> bool:
 
     True for a sequence of 2 to 4 seats, each a plain
     :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` instance
-    (not a subclass, which may choose differently); False for anything else.
+    (not a subclass, which may choose differently, nor a GreedyBot with some
+    ``randomness``); False for anything else.
 
     >>> from splendor import GreedyBot, ISMCTSBot, RandomBot
     >>> bot_game_can_play([GreedyBot(), RandomBot()]), bot_game_can_play([GreedyBot(), ISMCTSBot()])
@@ -102,7 +103,7 @@ def bot_game_can_play(bots: object) -> bool:
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         return False
     return MIN_PLAYERS <= len(bots) <= MAX_PLAYERS and all(
-        type(bot) is GreedyBot or type(bot) is RandomBot for bot in bots
+        (type(bot) is GreedyBot and not bot.randomness) or type(bot) is RandomBot for bot in bots
     )
 
 

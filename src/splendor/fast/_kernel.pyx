@@ -77,12 +77,6 @@ def _fits(bint holds, what):
         raise ImportError(f"the compiled kernel does not fit the library: {what}; rebuild it")
 
 
-include "_rules.pxi"
-include "_codes.pxi"
-include "_observations.pxi"
-include "_greedy.pxi"
-
-
 # -- The seeded generator of random playouts (splendor.fast.reference.SplitMix64) -----
 
 
@@ -102,6 +96,12 @@ cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
     while r < threshold:
         r = splitmix64(x)
     return <Py_ssize_t>(r % n)
+
+
+include "_rules.pxi"
+include "_codes.pxi"
+include "_observations.pxi"
+include "_greedy.pxi"
 
 
 # -- Conversion from and to GameState -------------------------------------------------
@@ -381,6 +381,8 @@ cdef class Game:
     cdef KState s
     cdef MoveBuf buf
     cdef bint listed  # buf holds the moves of s
+    cdef Counted* counted  # the counts of the moves of s, when count_ok (allocated on first use)
+    cdef bint count_ok
     cdef object _rules
     cdef tuple _codes  # the decision codes taken so far this turn
     cdef Decider dec  # the decisions of this turn (allocated on first use)
@@ -391,22 +393,17 @@ cdef class Game:
     cdef unsigned long drawer
 
     def __cinit__(self):
-        # The move buffer is allocated on first use, so a copy costs no malloc.
-        # Until a game is loaded, s.n_players is 0: no method plays it.
-        memset(&self.s, 0, sizeof(KState))
-        self.buf.data = NULL
-        self.buf.cap = 0
-        self.buf.n = 0
-        self.listed = False
+        # The object's memory comes zeroed (tp_alloc is PyType_GenericAlloc,
+        # for Game and any subclass): s has 0 players until a game is loaded,
+        # so no method plays it, the buffers are NULL (allocated on first use,
+        # so a copy costs no malloc), the flags false and the decisions
+        # empty. Zeroing the C fields again would double the cost of a copy.
         self._rules = None
         self._codes = ()
-        memset(&self.dec, 0, sizeof(Decider))
-        self.decided = False
-        self.busy = False
-        self.drawer = 0
 
     def __dealloc__(self):
         free(self.buf.data)
+        free(self.counted)
         dec_free(&self.dec)
 
     def __init__(self):
@@ -519,7 +516,21 @@ cdef class Game:
             if self.buf.data == NULL:
                 raise MemoryError()
             self.buf.cap = 256
+        if self.counted == NULL:
+            self.counted = <Counted*>malloc(sizeof(Counted))
+            if self.counted == NULL:
+                raise MemoryError()
         return 0
+
+    cdef inline Py_ssize_t _count(self) except -1:
+        """The number of legal moves of s: the listing's, or counted without one."""
+        if self.listed:
+            return self.buf.n
+        if not self.count_ok:
+            self._ready()
+            count_moves(&self.s, self.counted)
+            self.count_ok = True
+        return self.counted.g.total
 
     cdef int _list(self) except -1:
         if not self.listed:
@@ -540,8 +551,7 @@ cdef class Game:
                 index = _as_int(index)
             except TypeError as error:  # an __index__ that returns no int
                 raise InvalidArgumentError(f"an action index must be an int: {error}") from error
-        self._list()
-        n = self.buf.n
+        n = self._count()
         if n == 0:
             raise IllegalActionError("the game is over")
         try:
@@ -557,15 +567,17 @@ cdef class Game:
     def moves(self):
         self._enter()
         try:
-            self._list()
-            return self.buf.n
+            return self._count()
         finally:
             self.busy = False
 
     def action(self, index):
+        cdef Py_ssize_t i
         self._enter()
         try:
-            return to_action(&self.buf.data[self._index(index)])
+            i = self._index(index)
+            self._list()
+            return to_action(&self.buf.data[i])
         finally:
             self.busy = False
 
@@ -579,11 +591,19 @@ cdef class Game:
 
     def play(self, index):
         cdef Py_ssize_t i
+        cdef Move m
         self._enter()
         try:
             i = self._index(index)
-            play(&self.s, &self.buf.data[i])
+            if self.listed:
+                play(&self.s, &self.buf.data[i])
+            else:
+                # Only the move played is made (buf may hold some of its kind).
+                if nth(&self.s, &self.counted.u, &self.counted.g, i, &self.buf, &m) < 0:
+                    raise MemoryError()
+                play(&self.s, &m)
             self.listed = False
+            self.count_ok = False
             self._codes = ()
             self.decided = False
         finally:
@@ -593,6 +613,7 @@ cdef class Game:
         """Ready the move buffer for a loop of turns, forgetting this turn's listings."""
         self._ready()
         self.listed = False
+        self.count_ok = False
         self._codes = ()
         self.decided = False
         return 0
@@ -601,13 +622,14 @@ cdef class Game:
         cdef uint64_t x = _seed(seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
+        cdef Move m
         self._enter()
         try:
             self._moving()
             while not self.s.winners and turns < most:
-                if gen(&self.s, &self.buf) < 0:
+                if choose(&self.s, &self.buf, &x, &m) < 0:
                     raise MemoryError()
-                play(&self.s, &self.buf.data[below(&x, self.buf.n)])
+                play(&self.s, &m)
                 turns += 1
                 if turns & CHECK_EVERY == 0:
                     PyErr_CheckSignals()  # a game that never ends can be interrupted
@@ -697,6 +719,7 @@ cdef class Game:
             return False
         play(&self.s, dec_move(&self.dec, chosen))
         self.listed = False
+        self.count_ok = False
         self._codes = ()
         self.decided = False
         return True
@@ -862,6 +885,31 @@ def _code_actions(Game game, int code):
         game.busy = False
 
 
+def _drawn_actions(Game game):
+    """The actions of ``game`` as the uniform draw of its playouts makes them,
+    index by index (for the tests: legal_actions, in its order)."""
+    cdef Turn u
+    cdef Groups g
+    cdef Move m
+    cdef Py_ssize_t j
+    game._enter()
+    try:
+        game._ready()
+        game.listed = False
+        if game.s.winners:
+            return ()
+        read_turn(&game.s, &u, True)
+        count_groups(&game.s, &u, &g)
+        found = []
+        for j in range(g.total):
+            if nth(&game.s, &u, &g, j, &game.buf, &m) < 0:
+                raise MemoryError()
+            found.append(to_action(&m))
+        return tuple(found)
+    finally:
+        game.busy = False
+
+
 def _restore(cls, state):
     return cls.from_state(state)
 
@@ -894,6 +942,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
     cdef KState origin
     cdef KState s
     cdef MoveBuf buf
+    cdef Move m
     cdef Game game
     if isinstance(start, Game):
         game = start
@@ -929,10 +978,10 @@ def random_playouts(start, games, *, seed, max_turns=None):
             while not s.winners and turns < most and not failed:
                 with nogil:
                     while not s.winners and turns < most:
-                        if gen(&s, &buf) < 0:
+                        if choose(&s, &buf, &x, &m) < 0:
                             failed = 1
                             break
-                        play(&s, &buf.data[below(&x, buf.n)])
+                        play(&s, &m)
                         turns += 1
                         if turns & CHECK_EVERY == 0:
                             break

@@ -36,6 +36,7 @@ from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.views import PlayerView, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.formats.record import GameRecord
+from splendor.players._level_table import LEVEL_PREFIX, level_spec
 from splendor.players._reach import shortfall
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
@@ -134,6 +135,18 @@ class GreedyBot:
     It reads only its own view. Against :class:`RandomBot` in 2-player games
     it wins nearly every game (see the docs for the measured rate).
 
+    Args:
+        randomness: the probability, 0 to 1, that a turn is played as
+            :class:`RandomBot` plays it (a legal action chosen uniformly with
+            the bot's ``rng``) instead of by the heuristic: a weaker player
+            for the lower levels of :mod:`splendor.players.levels`. At 0 (the
+            default) the bot draws nothing for it, and plays exactly as
+            before; ``greedy:randomness=0.5`` names it in a bot spec.
+
+    Raises:
+        InvalidArgumentError: for a ``randomness`` that is not a number from
+            0 to 1.
+
     >>> import random
     >>> from splendor import legal_actions, new_game, view
     >>> state = new_game(2, seed=1)
@@ -145,10 +158,18 @@ class GreedyBot:
     #: The name the command line knows this bot by.
     name: Final = "greedy"
 
+    def __init__(self, randomness: float = 0.0) -> None:
+        if type(randomness) not in (int, float) or not 0 <= randomness <= 1:
+            raise InvalidArgumentError(
+                f"randomness must be a number from 0 to 1, got {randomness!r}"
+            )
+        #: The probability that a turn is played at random (see above).
+        self.randomness: Final = float(randomness)
+
     def __call__(
         self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
     ) -> Action:
-        """Choose an action by the heuristic above.
+        """Choose an action by the heuristic above (or at random, see ``randomness``).
 
         Raises:
             InvalidArgumentError: for a spectator's view (it has no holdings),
@@ -162,6 +183,8 @@ class GreedyBot:
             raise InvalidArgumentError("GreedyBot needs a seat's view, not a spectator's")
         if len(actions) == 1:
             return actions[0]
+        if self.randomness and rng.random() < self.randomness:
+            return actions[rng.randrange(len(actions))]
         bonus = me.bonuses.counts
         pull = _noble_pull(view.nobles, bonus)
         cards = [card for row in view.board for card in row if card is not None]
@@ -213,7 +236,7 @@ class GreedyBot:
         return actions[0]
 
     def __repr__(self) -> str:
-        return "GreedyBot()"
+        return f"GreedyBot(randomness={self.randomness!r})" if self.randomness else "GreedyBot()"
 
 
 _Seat = TypeVar("_Seat")
@@ -380,13 +403,15 @@ def load_bot(spec: str) -> Bot:
             and returns it as an :class:`~splendor.remote.host.Engine` (see
             :func:`~splendor.remote.host.open_engine`; the command is split as a
             shell would): ``"engine:./mybot --fast"``.
+            ``"level:N"`` is the bot of level ``N`` of
+            :mod:`splendor.players.levels` (``"level:5"``).
 
     Returns:
         The bot.
 
     Raises:
         InvalidArgumentError: for a ``spec`` that is not a non-empty str,
-            an unknown name, a module that cannot be imported (or fails while
+            an unknown name or level, a module that cannot be imported (or fails while
             being imported), an attribute that is not callable, a class that
             cannot be made with no arguments (or with the options given),
             malformed options, or a callable that cannot be called with the
@@ -411,6 +436,8 @@ def load_bot(spec: str) -> Bot:
         from splendor.remote.host import open_engine
 
         return open_engine(spec[len(ENGINE_PREFIX) :])
+    if spec.startswith(LEVEL_PREFIX):
+        return load_bot(level_spec(spec))
     name, options = parse_bot_spec(spec)
     factory = _factory(name, spec)
     # A function named without options is the bot itself; a class is made.

@@ -5,7 +5,8 @@ Routes:
 * ``GET /`` and ``GET /t/{table}``: the web client (static files of this package);
 * ``GET /favicon.ico``: the icon (``static/favicon.svg``, which the pages link to);
 * ``GET /api/components``: the 90 cards and 10 nobles (public facts the client draws);
-* ``GET /api/bots``: the names of the operator's bot engines, offered beside the built-in bots;
+* ``GET /api/bots``: the names of the operator's bot engines, offered beside the built-in bots,
+  and the levels (:mod:`splendor.players.levels`) a seat may name;
 * ``POST /api/tables``: open a table; answers its links;
 * ``GET /api/tables/{table}``: who sits at a table and how far the game is;
 * ``GET /api/tables/{table}/record``: a finished game's record, to download;
@@ -38,8 +39,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from splendor.core.components import CARDS, NOBLES
 from splendor.formats._components import card_data, tokens_data
 from splendor.formats.serialization import to_json
+from splendor.players.levels import LEVELS
 from splendor.server.database import open_store
 from splendor.server.hub import (
+    LEVEL_BOTS,
     MAX_MESSAGE,
     Client,
     Hub,
@@ -92,6 +95,18 @@ def components_json() -> dict[str, object]:
     }
 
 
+def levels_json() -> list[dict[str, object]]:
+    """The levels a seat may name, as ``GET /api/bots`` lists them under ``levels``.
+
+    Each is ``{"bot": "level:1", "number": 1, "name": "Novice", "about": ...}``,
+    weakest first; ``bot`` is what a seat of ``POST /api/tables`` names.
+    """
+    return [
+        {"bot": bot, "number": level.number, "name": level.name, "about": level.about}
+        for bot, level in zip(LEVEL_BOTS, LEVELS, strict=True)
+    ]
+
+
 def create_app(
     db: str | Path = DEFAULT_DB,
     *,
@@ -134,6 +149,7 @@ def create_app(
     """
     state: dict[str, Hub] = {}
     components = components_json()
+    levels = levels_json()
     offered = check_engines(engines or {})
     base = None if url is None else url.rstrip("/")
 
@@ -169,7 +185,7 @@ def create_app(
         return JSONResponse(components, headers={"Cache-Control": "max-age=3600"})
 
     async def bots_endpoint(request: Request) -> Response:
-        return JSONResponse({"engines": sorted(offered)})
+        return JSONResponse({"engines": sorted(offered), "levels": levels})
 
     async def create(request: Request) -> Response:
         media = request.headers.get("content-type", "").split(";")[0].strip().lower()

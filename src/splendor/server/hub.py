@@ -28,6 +28,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Final
 
 import attrs
@@ -43,10 +44,12 @@ from splendor.formats.notation import parse_action
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot
+from splendor.players.levels import LEVEL_PREFIX, LEVELS
 from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import GameStore, StoredGame, StoredSeat, VersionConflict
 
 __all__ = [
+    "LEVEL_BOTS",
     "MAX_MESSAGE",
     "Client",
     "Hub",
@@ -77,6 +80,11 @@ _TOUCH_INTERVAL: Final = 600.0
 #: What the name of an operator's engine may be: letters, digits, ``.``, ``_`` and ``-``.
 _ENGINE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,23}")
 
+#: The levels a seat may name (``"level:3"``), each with the name a seat gets by default.
+LEVEL_BOTS: Final[Mapping[str, str]] = MappingProxyType(
+    {f"{LEVEL_PREFIX}{level.number}": f"Level {level.number} bot" for level in LEVELS}
+)
+
 _RULE_PAIRS: Final = ("gems_by_players", "gold_by_players", "nobles_by_players")
 _RULE_NUMBERS: Final = ("points_to_win", "token_limit", "reserve_limit")
 
@@ -104,8 +112,8 @@ class Seat:
         name: the name shown for the seat.
         kind: ``"person"`` or ``"bot"``.
         bot: for a bot seat, the bot's name: one of
-            :data:`splendor.players.bots.BOTS`, or an engine the server's
-            operator configured (see :class:`Hub`).
+            :data:`splendor.players.bots.BOTS`, a level (:data:`LEVEL_BOTS`),
+            or an engine the server's operator configured (see :class:`Hub`).
         secret_digest: the hex SHA-256 digest of the seat's secret, for a
             person's seat.
     """
@@ -300,6 +308,8 @@ class Table:
             name = self.seats[seat].bot or ""
             if name in BOTS:
                 found = BOTS[name]()
+            elif name in LEVEL_BOTS:
+                found = load_bot(name)
             elif name in self._engines:
                 found = _start_engine(self._engines[name], self._engine_time)
             else:
@@ -1075,12 +1085,16 @@ def _seat(number: int, entry: object, engines: Mapping[str, str]) -> tuple[Seat,
             raise ServerError("bad_request", f"{where}: a person's seat has no bot")
         default = f"Player {number + 1}"
     elif kind == "bot":
-        if not isinstance(bot, str) or (bot not in BOTS and bot not in engines):
+        if not isinstance(bot, str) or (
+            bot not in BOTS and bot not in engines and bot not in LEVEL_BOTS
+        ):
             # Only names: a client never gives a command or a spec to run.
             raise ServerError(
-                "bad_request", f"{where}: bot must be one of {', '.join(sorted({*BOTS, *engines}))}"
+                "bad_request",
+                f"{where}: bot must be one of {', '.join(sorted({*BOTS, *engines}))} "
+                f"or {LEVEL_PREFIX}1 to {LEVEL_PREFIX}{len(LEVELS)}",
             )
-        default = f"{bot} bot"
+        default = LEVEL_BOTS.get(bot) or f"{bot} bot"
     else:
         raise ServerError("bad_request", f"{where}: kind must be 'person' or 'bot'")
     name = _name(entry.get("name"), default, where)

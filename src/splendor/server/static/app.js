@@ -694,8 +694,9 @@ function drawComposer() {
 
 // The lobby -------------------------------------------------------------------------
 
-// engines: the names of the bot engines the server's operator offers (GET /api/bots).
-function seatRow(number, engines) {
+// engines: the names of the bot engines the server's operator offers (GET /api/bots);
+// levels: the levels of play, weakest first, each {bot, number, name, about} (the same).
+function seatRow(number, engines, levels) {
   const defaults = ["person", "bot:greedy", "none", "none"];
   return el(
     "div",
@@ -708,6 +709,7 @@ function seatRow(number, engines) {
         ["person", "Person"],
         ["bot:greedy", "Greedy bot"],
         ["bot:random", "Random bot"],
+        ...levels.map((level) => [`bot:${level.bot}`, `Level ${level.number}: ${level.name}`]),
         ...engines.map((name) => [`bot:${name}`, `${name} (engine)`]),
         ...(number >= 2 ? [["none", "Empty"]] : []),
       ].map(([value, label]) => el("option", { value, selected: value === defaults[number] }, label)),
@@ -792,8 +794,8 @@ async function start() {
     document.getElementById("lobby").hidden = false;
     const rows = document.getElementById("seat-rows");
     const offered = await fetch("/api/bots");
-    const engines = offered.ok ? (await offered.json()).engines : [];
-    for (let i = 0; i < 4; i++) rows.append(seatRow(i, engines));
+    const bots = offered.ok ? await offered.json() : { engines: [], levels: [] };
+    for (let i = 0; i < 4; i++) rows.append(seatRow(i, bots.engines, bots.levels));
     document.getElementById("create").addEventListener("submit", createTable);
   }
 }
