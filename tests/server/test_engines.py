@@ -47,6 +47,16 @@ def app(db: Path, engines: dict[str, str] | None = None, **limits: Any) -> TestC
     )
 
 
+def bot_moved_first(client: TestClient, bot: str, seconds: float) -> None:
+    """Open a table of ``bot`` (seat 0) and a person; wait at most ``seconds`` for its move."""
+    seats = [{"kind": "bot", "bot": bot}, {"kind": "person"}]
+    body: dict[str, Any] = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+    deadline = time.monotonic() + seconds
+    while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
 def wait_over(client: TestClient, table: str, seconds: float = 30.0) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -82,12 +92,7 @@ def test_a_configured_engine_plays_a_whole_game_and_is_closed_at_its_end(tmp_pat
 
 def test_the_server_ends_its_engines_when_it_stops(tmp_path: Path) -> None:
     with app(tmp_path / "g.db") as client:
-        seats = [{"kind": "bot", "bot": "mine"}, {"kind": "person"}]
-        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
-        deadline = time.monotonic() + 10
-        while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        bot_moved_first(client, "mine", 10.0)
         (engine,) = engine_bots.MADE
         assert not engine.closed  # it waits for the person's move
     assert engine.closed
@@ -205,12 +210,7 @@ def real_app(db: Path, **limits: Any) -> TestClient:
 def test_an_engine_process_plays_and_is_gone_when_the_game_ends(tmp_path: Path) -> None:
     assert engine_children() == []
     with real_app(tmp_path / "g.db") as client:
-        seats = [{"kind": "bot", "bot": "py"}, {"kind": "person"}]
-        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
-        deadline = time.monotonic() + 20
-        while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        bot_moved_first(client, "py", 20.0)
         assert len(engine_children()) == 1  # it waits for the person's move
         seats = [{"kind": "bot", "bot": "py"}, {"kind": "bot", "bot": "greedy"}]
         played = client.post("/api/tables", json={"seats": seats, "seed": 4}).json()
