@@ -50,9 +50,9 @@ from typing import Final
 
 import attrs
 
-from splendor.arena.runs import game_seed
+from splendor.arena.runs import check_players, game_seed
 from splendor.core.legal import legal_actions
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.rules import Rules
 from splendor.core.views import view
 from splendor.errors import EngineError, InvalidArgumentError, SplendorError
 from splendor.formats.record import GameRecord
@@ -201,10 +201,7 @@ def fair_schedule(
     names = tuple(entrants)
     if not all(type(name) is str for name in names) or len(set(names)) != len(names):
         raise InvalidArgumentError(f"entrants must be distinct str names, got {names!r}")
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-        )
+    check_players(players)
     if len(names) < players:
         raise InvalidArgumentError(
             f"{players}-player games need at least {players} entrants, got {len(names)}"

@@ -43,8 +43,7 @@ from splendor._optional import require
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
-from splendor.arena.runs import kernel_plays
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.arena.runs import check_players, kernel_plays
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
 from splendor.players.bots import (
@@ -505,10 +504,7 @@ def round_robin(
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise InvalidArgumentError(f"bots must be a sequence of bot specs, got {bots!r}")
     specs = tuple(bots)
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-        )
+    check_players(players)
     if len(specs) < players:
         raise InvalidArgumentError(
             f"a tournament of {players}-player games needs at least {players} bots, "
