@@ -24,6 +24,7 @@ from splendor.arena.runs import game_seed
 from splendor.errors import EngineError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import Bot
+from tests.remote._engines import engine_children
 
 
 def make(
@@ -39,6 +40,22 @@ def make(
 
 def summary(games: Sequence[LadderGame]) -> list[tuple[object, ...]]:
     return [(g.id, g.deal, g.seed, g.seats, g.winners, g.points, g.cards, g.turns) for g in games]
+
+
+def results(games: Sequence[LadderGame], names: Sequence[str]) -> list[GameResult]:
+    """The ladder's games as the ratings read them, seats by their index in ``names``."""
+    return [
+        GameResult(
+            g.id,
+            g.seed,
+            tuple(names.index(n) for n in g.seats),
+            g.winners,
+            g.points,
+            g.cards,
+            g.turns,
+        )
+        for g in games
+    ]
 
 
 def test_entrants_are_kept_in_the_file_in_the_order_added(tmp_path: Path) -> None:
@@ -150,18 +167,7 @@ def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:
         names = [e.name for e in ladder.entrants()]
         expected = rate(
             names,
-            [
-                GameResult(
-                    g.id,
-                    g.seed,
-                    tuple(names.index(n) for n in g.seats),
-                    g.winners,
-                    g.points,
-                    g.cards,
-                    g.turns,
-                )
-                for g in games
-            ],
+            results(games, names),
         )
         standings = ladder.standings()
     assert [(s.name, s.rating, s.low, s.high, s.games, s.wins) for s in standings] == [
@@ -299,18 +305,7 @@ def test_three_player_ladders_are_rated_with_openskill(tmp_path: Path) -> None:
     names = ["greedy", "random", "other"]
     expected = rate_skill(
         names,
-        [
-            GameResult(
-                g.id,
-                g.seed,
-                tuple(names.index(n) for n in g.seats),
-                g.winners,
-                g.points,
-                g.cards,
-                g.turns,
-            )
-            for g in games
-        ],
+        results(games, names),
     )
     assert [(s.name, s.rating, s.low, s.high, s.games) for s in standings] == [
         (r.name, r.mu, r.low, r.high, r.games) for r in expected
@@ -422,22 +417,6 @@ def test_the_file_is_in_wal_mode(tmp_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     db.close()
     assert os.path.getsize(path) > 0
-
-
-def engine_children() -> list[int]:
-    """The ``splendor engine`` processes this process started that still run."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            command = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"engine" in command:
-            found.append(int(entry.name))
-    return found
 
 
 ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"

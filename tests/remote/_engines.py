@@ -50,3 +50,19 @@ def gone(pid: int, *, within: float = 5.0) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+def engine_children() -> list[int]:
+    """The processes this process started, that still run, whose command line says ``engine``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == os.getpid() and stat[0] != "Z" and b"engine" in command:
+            found.append(int(entry.name))
+    return found

@@ -8,6 +8,7 @@ the engine's process is gone and reaped afterwards.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import subprocess
 import sys
@@ -238,3 +239,27 @@ def test_an_engine_left_open_is_killed_when_the_interpreter_exits() -> None:
         check=True,
     )
     assert gone(int(host.stdout))
+
+
+def test_a_timeout_leaves_no_future_exception_unretrieved(caplog: pytest.LogCaptureFixture) -> None:
+    # The search's future gets the timeout after the host stopped waiting for
+    # it: unless marked seen, asyncio logs "Future exception was never
+    # retrieved" when the future is collected.
+    async def main() -> int:
+        async with await open_engine_async(
+            script("silent"), env=environment(), grace=0.2
+        ) as engine:
+            try:
+                await engine.play(_first(), Limit(time=0.2))
+            except EngineTimeoutError:
+                pass
+            else:  # pragma: no cover
+                raise AssertionError("the silent engine answered")
+            return engine.pid
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        pid = asyncio.run(main())
+        gc.collect()
+    assert gone(pid)
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+    assert not [r for r in caplog.records if r.name == "asyncio"]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Final
 
 import jsonschema  # type: ignore[import-untyped]  # the package ships no type hints
 import pytest
 
-from splendor import Rules, legal_actions, new_game, view
+from splendor import Rules, new_game, view
 from splendor.core.components import CARDS
 from splendor.errors import InvalidArgumentError, ProtocolError
 from splendor.formats.notation import format_action
@@ -28,7 +29,6 @@ from splendor.remote.messages import (
     Limit,
     NewGame,
     Option,
-    Position,
     Quit,
     ReadyOk,
     SetOption,
@@ -39,15 +39,8 @@ from splendor.remote.messages import (
 )
 from splendor.schema import protocol_schema
 
+from ._positions import first_position
 from ._schema import validator as _validator
-
-
-def _position(seed: int = 3, id_: int = 7) -> Position:
-    state = new_game(2, seed=seed)
-    seen = view(state, 0)
-    actions = legal_actions(state)
-    return Position(id_, seen, actions, tuple(format_action(a, state) for a in actions))
-
 
 HOST_MESSAGES: Final[list[HostMessage]] = [
     Hello(),
@@ -56,7 +49,7 @@ HOST_MESSAGES: Final[list[HostMessage]] = [
     SetOption("Fast", True),
     SetOption("Style", "bold"),
     NewGame(3, 1, Rules()),
-    _position(),
+    first_position(7),
     Go(7),
     Go(8, Limit(time=0.5, iterations=100, nodes=2000)),
     Go(9, Limit(clock=Clock((60.0, 58.25), increment=1.0))),
@@ -120,12 +113,14 @@ def test_the_new_game_line_carries_the_cards_and_the_nobles() -> None:
 
 
 def test_a_position_line_holds_the_view_never_the_state() -> None:
-    data = json.loads(encode(_position()))
+    data = json.loads(encode(first_position(7)))
     assert set(data) == {"type", "id", "view", "actions"}
     assert "decks" not in data["view"]
     assert "seed" not in json.dumps(data)
     assert data["view"]["deck_sizes"] == [36, 26, 16]
-    assert data["actions"][0]["text"] == format_action(_position().actions[0], new_game(2, seed=3))
+    assert data["actions"][0]["text"] == format_action(
+        first_position(7).actions[0], new_game(2, seed=3)
+    )
 
 
 def test_unknown_fields_are_ignored_and_null_is_left_out() -> None:
@@ -158,13 +153,6 @@ BAD_HOST_LINES: Final = [
 ]
 
 
-@pytest.mark.parametrize(("line", "code"), BAD_HOST_LINES)
-def test_a_malformed_host_line_is_refused_with_its_code(line: bytes, code: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
-        decode_host(line)
-    assert caught.value.code == code
-
-
 BAD_ENGINE_LINES: Final = [
     (b"", "malformed"),
     (b'{"type": "hello", "protocol": 1}', "bad-field"),
@@ -184,10 +172,16 @@ BAD_ENGINE_LINES: Final = [
 ]
 
 
-@pytest.mark.parametrize(("line", "code"), BAD_ENGINE_LINES)
-def test_a_malformed_engine_line_is_refused_with_its_code(line: bytes, code: str) -> None:
+@pytest.mark.parametrize(
+    ("decode", "line", "code"),
+    [(decode_host, line, code) for line, code in BAD_HOST_LINES]
+    + [(decode_engine, line, code) for line, code in BAD_ENGINE_LINES],
+)
+def test_a_malformed_line_is_refused_with_its_code(
+    decode: Callable[[bytes], object], line: bytes, code: str
+) -> None:
     with pytest.raises(ProtocolError) as caught:
-        decode_engine(line)
+        decode(line)
     assert caught.value.code == code
 
 
@@ -202,7 +196,7 @@ def test_a_line_over_the_limit_is_too_long_before_it_is_read() -> None:
 
 
 def test_a_position_with_an_illegal_or_repeated_action_is_a_bad_position() -> None:
-    position = _position()
+    position = first_position(7)
     data = json.loads(encode(position))
     on_board = {card.id for row in position.view.board for card in row if card is not None}
     hidden = next(card_id for card_id in range(1, 91) if card_id not in on_board)
@@ -219,7 +213,7 @@ def test_a_position_with_an_illegal_or_repeated_action_is_a_bad_position() -> No
 
 def test_a_position_for_a_seat_not_to_move_is_a_bad_position() -> None:
     state = new_game(2, seed=3)
-    data = json.loads(encode(_position()))
+    data = json.loads(encode(first_position(7)))
     from splendor import to_json
 
     data["view"] = json.loads(to_json(view(state, 1)))

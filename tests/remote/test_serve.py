@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor import Action, GreedyBot, PlayerView, Rules, legal_actions, new_game, view
-from splendor.formats.notation import format_action
+from splendor import Action, GreedyBot, PlayerView, Rules
 from splendor.remote.messages import (
     MAX_LINE,
     BestMove,
@@ -24,7 +23,6 @@ from splendor.remote.messages import (
     IsReady,
     Limit,
     NewGame,
-    Position,
     Quit,
     ReadyOk,
     SetOption,
@@ -34,13 +32,8 @@ from splendor.remote.messages import (
 )
 from splendor.remote.serve import serve
 
+from ._positions import first_position
 from ._schema import validator
-
-
-def _position(id_: int = 1, seed: int = 3) -> Position:
-    state = new_game(2, seed=seed)
-    actions = legal_actions(state)
-    return Position(id_, view(state, 0), actions, tuple(format_action(a, state) for a in actions))
 
 
 def _exchange(bot: object, lines: Sequence[HostMessage | bytes]) -> tuple[int, list[EngineMessage]]:
@@ -54,7 +47,7 @@ def _exchange(bot: object, lines: Sequence[HostMessage | bytes]) -> tuple[int, l
 
 
 def test_a_served_bot_answers_the_handshake_and_a_move() -> None:
-    position = _position()
+    position = first_position()
     status, answers = _exchange(
         GreedyBot(), [Hello(), IsReady(), NewGame(2, 0, Rules()), position, Go(1), Quit()]
     )
@@ -90,7 +83,7 @@ def test_a_malformed_line_gets_an_error_and_the_engine_keeps_going() -> None:
 
 
 def test_a_malformed_position_gets_a_typed_error_and_no_move() -> None:
-    line = json.loads(encode(_position()))
+    line = json.loads(encode(first_position()))
     line["view"]["bank"] = {"red": -1}
     _, answers = _exchange(GreedyBot(), [json.dumps(line).encode() + b"\n", Go(1), IsReady()])
     error, out_of_order, ready = answers
@@ -113,7 +106,7 @@ def test_a_bot_that_raises_is_an_internal_error_and_the_engine_keeps_going() -> 
     def broken(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
         raise RuntimeError("no idea")
 
-    _, answers = _exchange(broken, [_position(), Go(1), IsReady()])
+    _, answers = _exchange(broken, [first_position(), Go(1), IsReady()])
     error, ready = answers
     assert error == ErrorMessage("internal", "RuntimeError: no idea", id=1)
     assert ready == ReadyOk()
@@ -121,7 +114,7 @@ def test_a_bot_that_raises_is_an_internal_error_and_the_engine_keeps_going() -> 
 
 def test_an_infinite_search_answers_on_stop() -> None:
     _, answers = _exchange(
-        GreedyBot(), [_position(), Go(1, Limit(infinite=True)), IsReady(), Stop(), Stop()]
+        GreedyBot(), [first_position(), Go(1, Limit(infinite=True)), IsReady(), Stop(), Stop()]
     )
     assert answers[0] == ReadyOk()
     assert isinstance(answers[1], BestMove)
@@ -150,7 +143,7 @@ class _Thinker:
 
 
 def test_an_analyser_sends_an_info_line_before_its_move() -> None:
-    position = _position()
+    position = first_position()
     _, answers = _exchange(_Thinker(), [position, Go(1)])
     info, best = answers
     assert isinstance(info, InfoMessage)
@@ -166,5 +159,5 @@ def test_what_the_bot_prints_does_not_reach_the_host() -> None:
         print("thinking...")
         return actions[0]
 
-    _, answers = _exchange(chatty, [_position(), Go(1)])
+    _, answers = _exchange(chatty, [first_position(), Go(1)])
     assert answers == [BestMove(1, index=0)]

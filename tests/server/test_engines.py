@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import time
@@ -21,6 +20,7 @@ from splendor import InvalidArgumentError
 from splendor.server import build_parser, create_app, server_options
 from splendor.server.hub import check_engines
 from splendor.server.limits import Limits
+from tests.remote._engines import engine_children
 from tests.server import engine_bots
 
 RECORDER = "tests.server.engine_bots:Recorder"
@@ -34,16 +34,27 @@ def fresh() -> Iterator[None]:
     engine_bots.MADE.clear()
 
 
-def app(db: Path, **limits: Any) -> TestClient:
+def app(db: Path, engines: dict[str, str] | None = None, **limits: Any) -> TestClient:
+    """A client of a server with the recording and failing engines (or ``engines``)."""
     return TestClient(
         create_app(
             db,
             bot_delay=0,
             allow_seeds=True,
             limits=Limits(max_bot_tables=2, **limits),
-            engines={"mine": RECORDER, "broken": FAILING},
+            engines={"mine": RECORDER, "broken": FAILING} if engines is None else engines,
         )
     )
+
+
+def bot_moved_first(client: TestClient, bot: str, seconds: float) -> None:
+    """Open a table of ``bot`` (seat 0) and a person; wait at most ``seconds`` for its move."""
+    seats = [{"kind": "bot", "bot": bot}, {"kind": "person"}]
+    body: dict[str, Any] = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+    deadline = time.monotonic() + seconds
+    while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
 
 
 def wait_over(client: TestClient, table: str, seconds: float = 30.0) -> dict[str, Any]:
@@ -81,12 +92,7 @@ def test_a_configured_engine_plays_a_whole_game_and_is_closed_at_its_end(tmp_pat
 
 def test_the_server_ends_its_engines_when_it_stops(tmp_path: Path) -> None:
     with app(tmp_path / "g.db") as client:
-        seats = [{"kind": "bot", "bot": "mine"}, {"kind": "person"}]
-        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
-        deadline = time.monotonic() + 10
-        while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        bot_moved_first(client, "mine", 10.0)
         (engine,) = engine_bots.MADE
         assert not engine.closed  # it waits for the person's move
     assert engine.closed
@@ -188,52 +194,23 @@ def test_splendor_serve_refuses_an_engine_that_does_not_start(
 # Real engine processes ------------------------------------------------------
 
 
-def engine_children() -> list[int]:
-    """The processes of ``splendor engine`` that this process started and that still run."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        state = stat.rsplit(")", 1)[1].split()[0]
-        if parent == os.getpid() and state != "Z" and b"engine" in command:
-            found.append(int(entry.name))
-    return found
-
-
 PYTHON_ENGINE = f"engine:{shlex.quote(sys.executable)} -m splendor engine"
 
 
 def real_app(db: Path, **limits: Any) -> TestClient:
-    return TestClient(
-        create_app(
-            db,
-            bot_delay=0,
-            allow_seeds=True,
-            limits=Limits(max_bot_tables=2, **limits),
-            engines={
-                "py": f"{PYTHON_ENGINE} greedy",
-                "slow": f"{PYTHON_ENGINE} tests.server.engine_bots:Sleepy",
-            },
-        )
-    )
+    """A client of a server whose engines are real ``splendor engine`` processes."""
+    engines = {
+        "py": f"{PYTHON_ENGINE} greedy",
+        "slow": f"{PYTHON_ENGINE} tests.server.engine_bots:Sleepy",
+    }
+    return app(db, engines, **limits)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_an_engine_process_plays_and_is_gone_when_the_game_ends(tmp_path: Path) -> None:
     assert engine_children() == []
     with real_app(tmp_path / "g.db") as client:
-        seats = [{"kind": "bot", "bot": "py"}, {"kind": "person"}]
-        body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
-        deadline = time.monotonic() + 20
-        while client.get(f"/api/tables/{body['table']}").json()["version"] < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        bot_moved_first(client, "py", 20.0)
         assert len(engine_children()) == 1  # it waits for the person's move
         seats = [{"kind": "bot", "bot": "py"}, {"kind": "bot", "bot": "greedy"}]
         played = client.post("/api/tables", json={"seats": seats, "seed": 4}).json()

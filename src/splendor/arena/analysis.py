@@ -46,7 +46,6 @@ Jupyter shows by itself) and the annotations of the record.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -56,12 +55,11 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
-from splendor.core.play import apply
 from splendor.core.state import GameState
-from splendor.core.views import PlayerView, determinize, view
-from splendor.errors import InvalidArgumentError, SplendorError
+from splendor.core.views import PlayerView, view
+from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
-from splendor.formats.notation import format_action
+from splendor.formats.notation import format_action, format_line
 from splendor.formats.record import JUDGEMENTS, Annotation, GameRecord
 from splendor.players.ismcts import SearchResult
 from splendor.remote.host import Engine
@@ -231,7 +229,7 @@ class BotAnalyser:
         if found.action not in actions:
             raise InvalidArgumentError(f"{self.name} chose {found.action!r}, not a legal action")
         win = _checked_win(found.win, len(view.players), self.name)
-        return Evaluation(found.action, win, _line_text(view, found.pv), found.nodes)
+        return Evaluation(found.action, win, format_line(found.pv, view), found.nodes)
 
 
 class EngineAnalyser:
@@ -337,28 +335,6 @@ def _drop(before: tuple[float, ...], after: tuple[float, ...], seat: int) -> flo
     threshold of 0.1 whatever the binary rounding.
     """
     return max(0.0, round(before[seat] - after[seat], 9))
-
-
-def _line_text(seen: PlayerView, line: Sequence[Action]) -> tuple[str, ...]:
-    """The principal variation in the notation, as far as it can be written.
-
-    The first move is written against the view; the replies against one
-    dealing of the hidden cards, stopping at the first that does not fit it
-    (a reply may buy a card that this dealing does not turn up).
-    """
-    if not line:
-        return ()
-    texts = [format_action(line[0], seen)]
-    state: GameState = determinize(seen, random.Random(0))
-    try:
-        for played, reply in itertools.pairwise(line):
-            state = apply(state, played)
-            if state.is_over:
-                break
-            texts.append(format_action(reply, state))
-    except SplendorError:
-        pass
-    return tuple(texts)
 
 
 @attrs.frozen

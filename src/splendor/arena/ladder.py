@@ -57,9 +57,9 @@ import attrs
 
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
-from splendor.arena.runs import game_seed
+from splendor.arena.runs import check_players, game_seed
 from splendor.arena.tournament import plot_ratings
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.core.rules import MIN_PLAYERS
 from splendor.errors import InvalidArgumentError, SplendorError
 from splendor.formats.record import MAX_SEED, Forfeit, GameRecord
 from splendor.formats.serialization import from_json, to_json
@@ -277,12 +277,8 @@ class Ladder:
         seed: int | None = None,
     ) -> None:
         """Open the ladder at ``path``; see the class."""
-        if players is not None and (
-            type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS
-        ):
-            raise InvalidArgumentError(
-                f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-            )
+        if players is not None:
+            check_players(players)
         if seed is not None and (type(seed) is not int or abs(seed) > _MAX_LADDER_SEED):
             raise InvalidArgumentError(
                 f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"

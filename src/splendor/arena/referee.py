@@ -44,16 +44,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
 import attrs
 
-from splendor.arena.runs import game_seed
+from splendor.arena.runs import check_players, game_seed
 from splendor.core.legal import legal_actions
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.rules import Rules
 from splendor.core.views import view
 from splendor.errors import EngineError, InvalidArgumentError, SplendorError
 from splendor.formats.record import GameRecord
@@ -61,6 +60,7 @@ from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     Bot,
     bot_name,
+    bot_rngs,
     check_table,
     table_names,
 )
@@ -201,10 +201,7 @@ def fair_schedule(
     names = tuple(entrants)
     if not all(type(name) is str for name in names) or len(set(names)) != len(names):
         raise InvalidArgumentError(f"entrants must be distinct str names, got {names!r}")
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-        )
+    check_players(players)
     if len(names) < players:
         raise InvalidArgumentError(
             f"{players}-player games need at least {players} entrants, got {len(names)}"
@@ -296,7 +293,7 @@ def referee_game(
         )
     control = time_control or TimeControl()
     record = GameRecord.start(len(table), seed=seed, rules=rules, names=table_names(table, names))
-    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(table))]
+    rngs = bot_rngs(seed, len(table))
     clocks: list[float | None] = [control.game] * len(table)
     for _ in range(max_turns):
         state = record.final_state()

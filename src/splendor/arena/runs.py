@@ -11,10 +11,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.errors import InvalidArgumentError
+
 if TYPE_CHECKING:
     from splendor.players.bots import Bot
 
-__all__ = ["game_seed", "kernel_plays"]
+__all__ = ["check_players", "game_seed", "kernel_plays"]
+
+
+def check_players(players: object) -> int:
+    """``players`` when it is a number of players a game can have (2 to 4).
+
+    >>> check_players(3)
+    3
+    >>> check_players(5)
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: players must be an int from 2 to 4, got 5
+
+    Raises:
+        InvalidArgumentError: for anything else.
+    """
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
+        )
+    return players
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -30,8 +30,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 
 from splendor.arena.parallel import run_tasks
-from splendor.arena.runs import game_seed, kernel_plays
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.arena.runs import check_players, game_seed, kernel_plays
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot, play_game
@@ -139,10 +138,7 @@ def generate_records(
         raise InvalidArgumentError(f"bots must be a non-empty sequence of bot specs, got {bots!r}")
     if players is None:
         players = len(bots)
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-        )
+    check_players(players)
     specs = tuple(bots)
     check_run(specs, games=games, fewest=0, seed=seed, max_turns=max_turns)
     done = _done_seeds(path) if resume else set()

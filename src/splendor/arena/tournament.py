@@ -43,8 +43,7 @@ from splendor._optional import require
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
-from splendor.arena.runs import kernel_plays
-from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from splendor.arena.runs import check_players, kernel_plays
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
 from splendor.players.bots import (
@@ -368,22 +367,27 @@ def _close(bot: object) -> None:
         close()
 
 
+def _play(bots: Sequence[Bot], task: _Task) -> GameResult:
+    """Play the game of ``task`` with ``bots``, refereed."""
+    index, seed, _, entrants, max_turns, time_control = task
+    return play_result(
+        bots,
+        index=index,
+        seed=seed,
+        entrants=entrants,
+        max_turns=max_turns,
+        refereed=True,
+        time_control=time_control,
+    )
+
+
 def _play_task(task: _Task) -> GameResult:
     """Play one game of a tournament with bots made for it, closed after it."""
-    index, seed, specs, entrants, max_turns, time_control = task
     bots: list[Bot] = []
     try:
-        for spec in specs:
+        for spec in task[2]:
             bots.append(make_bot(spec))
-        return play_result(
-            bots,
-            index=index,
-            seed=seed,
-            entrants=entrants,
-            max_turns=max_turns,
-            refereed=True,
-            time_control=time_control,
-        )
+        return _play(bots, task)
     finally:
         for bot in bots:
             _close(bot)
@@ -403,7 +407,7 @@ def _play_here(
     engines: dict[int, Bot] = {}
     try:
         for done, task in enumerate(tasks, 1):
-            index, seed, specs, entrants, max_turns, time_control = task
+            index, _, specs, entrants, _, _ = task
             bots: list[Bot] = []
             made: list[Bot] = []
             for spec, entrant in zip(specs, entrants, strict=True):
@@ -415,15 +419,7 @@ def _play_here(
                     bots.append(make_bot(spec))
                     made.append(bots[-1])
             try:
-                result = play_result(
-                    bots,
-                    index=index,
-                    seed=seed,
-                    entrants=entrants,
-                    max_turns=max_turns,
-                    refereed=True,
-                    time_control=time_control,
-                )
+                result = _play(bots, task)
             finally:
                 for bot in made:
                     _close(bot)
@@ -508,10 +504,7 @@ def round_robin(
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise InvalidArgumentError(f"bots must be a sequence of bot specs, got {bots!r}")
     specs = tuple(bots)
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
-        )
+    check_players(players)
     if len(specs) < players:
         raise InvalidArgumentError(
             f"a tournament of {players}-player games needs at least {players} bots, "

@@ -20,7 +20,7 @@ from splendor.draw._scene import plural
 from splendor.errors import SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
-from splendor.players.bots import Bot, bot_name
+from splendor.players.bots import Bot, bot_name, bot_rngs
 from splendor.players.levels import LEVEL_PREFIX, LEVELS
 
 __all__ = ["add_parser", "run_play"]
@@ -94,7 +94,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     def save(path: str | None, *, quitting: bool = False) -> None:
         files.save(record, path, quitting=quitting)
 
-    rngs = [random.Random(f"splendor-bot:{record.seed}:{seat}") for seat in range(players)]
+    rngs = bot_rngs(record.seed, players)
     if record.actions:
         start = f"; the game goes on after {plural(len(record.actions), 'turn')}"
     else:

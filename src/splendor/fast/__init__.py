@@ -29,7 +29,6 @@ imported, the same interface runs in pure Python on the attrs engine
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -155,7 +154,7 @@ def bot_game(
     >>> game.winners, len(indices) == game.turn
     ((0,), True)
     """
-    from splendor.players.bots import GreedyBot, check_table
+    from splendor.players.bots import GreedyBot, bot_rngs, check_table
 
     bots = check_table(bots)
     if not bot_game_can_play(bots):
@@ -173,8 +172,7 @@ def bot_game(
             f"seed must be an int from -(2**63 - 1) to 2**63 - 1, got {short_repr(seed)}"
         )
     game = Game.new(len(bots), seed=seed, rules=rules)
-    # The generators play_game gives the bots, one per seat.
-    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
+    rngs = bot_rngs(seed, len(bots))
     played = game._play_bots([type(bot) is GreedyBot for bot in bots], rngs, max_turns)
     return game, played
 

@@ -8,6 +8,10 @@ the public API under this module's name.
 
 from __future__ import annotations
 
+import itertools
+import random
+from collections.abc import Sequence
+
 import attrs
 
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
@@ -16,11 +20,11 @@ from splendor.core.gems import Tokens
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
-from splendor.core.views import PlayerView
-from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.core.views import PlayerView, determinize
+from splendor.errors import IllegalActionError, InvalidArgumentError, SplendorError
 from splendor.formats._notation_parser import Parsed, Reader, letters
 
-__all__ = ["format_action", "parse_action"]
+__all__ = ["format_action", "format_line", "parse_action"]
 
 
 def _actor(state: GameState | PlayerView) -> tuple[GameState, PlayerState]:
@@ -128,6 +132,35 @@ def _place(card: object, state: GameState, player: PlayerState | None) -> str:
         return f"r{player.reserved.index(card) + 1}"
     where = "face up" if player is None else "face up nor reserved by the player to move"
     raise IllegalActionError(f"card #{card.id} is not {where}")
+
+
+def format_line(actions: Sequence[Action], seen: PlayerView) -> tuple[str, ...]:
+    """A line of play from ``seen`` (a principal variation) in the notation, as far as it goes.
+
+    The first action is the mover's, written against the view; the replies
+    are written against one fixed dealing of the hidden cards
+    (:func:`splendor.determinize` with ``random.Random(0)``). The line stops
+    at the first action that cannot be written there (a reply may buy a card
+    that this dealing does not turn up) and at the end of the game.
+
+    >>> from splendor import legal_actions, new_game, view
+    >>> seen = view(new_game(2, seed=1), 0)
+    >>> format_line(legal_actions(seen)[:1], seen)
+    ('+WBG',)
+    """
+    texts: list[str] = []
+    try:
+        if actions:
+            texts.append(format_action(actions[0], seen))
+            state: GameState = determinize(seen, random.Random(0))
+            for played, reply in itertools.pairwise(actions):
+                state = apply(state, played)
+                if state.is_over:
+                    break
+                texts.append(format_action(reply, state))
+    except SplendorError:
+        pass
+    return tuple(texts)
 
 
 def parse_action(text: str, state: GameState | PlayerView) -> Action:

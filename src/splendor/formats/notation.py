@@ -74,13 +74,14 @@ from typing import Final
 
 from splendor.errors import NotationError
 from splendor.formats import _notation_parser
-from splendor.formats._action_notation import format_action, parse_action
+from splendor.formats._action_notation import format_action, format_line, parse_action
 from splendor.formats.record_text import format_record, parse_record
 
 __all__ = [
     "MAX_ACTION_LENGTH",
     "NotationError",
     "format_action",
+    "format_line",
     "format_record",
     "parse_action",
     "parse_record",

@@ -14,7 +14,8 @@ records as JSON (see the "JSON formats" page of the docs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -58,19 +59,36 @@ def _check_forfeit_seat(_: object, __: attrs.Attribute[int], value: object) -> N
         )
 
 
-def _check_forfeit_reason(_: object, __: attrs.Attribute[str], value: object) -> None:
-    if value not in FORFEIT_REASONS or type(value) is not str:
+def _one_of(
+    values: tuple[str, ...], *, optional: bool = False
+) -> Callable[[object, attrs.Attribute[Any], object], None]:
+    """The validator of a field that is one of ``values`` (or None when ``optional``).
+
+    Its attribute is ``Any`` so that one factory serves ``str`` and ``str | None`` fields.
+    """
+    allowed = f"{'None or ' if optional else ''}one of {', '.join(values)}"
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if (value is None and optional) or (type(value) is str and value in values):
+            return
         raise InvalidArgumentError(
-            f"Forfeit.reason must be one of {', '.join(FORFEIT_REASONS)}, got {short_repr(value)}"
+            f"{type(instance).__name__}.{attribute.name} must be {allowed}, got {short_repr(value)}"
         )
 
+    return check
 
-def _check_forfeit_detail(_: object, __: attrs.Attribute[str], value: object) -> None:
-    if type(value) is not str or len(value) > MAX_FORFEIT_DETAIL:
-        raise InvalidArgumentError(
-            f"Forfeit.detail must be a str of at most {MAX_FORFEIT_DETAIL} characters, "
-            f"got {short_repr(value)}"
-        )
+
+def _text(most: int) -> Callable[[object, attrs.Attribute[str], object], None]:
+    """The validator of a field that is a str of at most ``most`` characters."""
+
+    def check(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+        if type(value) is not str or len(value) > most:
+            raise InvalidArgumentError(
+                f"{type(instance).__name__}.{attribute.name} must be a str of at most "
+                f"{most} characters, got {short_repr(value)}"
+            )
+
+    return check
 
 
 @attrs.frozen
@@ -100,8 +118,8 @@ class Forfeit:
     """
 
     seat: int = attrs.field(validator=_check_forfeit_seat)
-    reason: str = attrs.field(validator=_check_forfeit_reason)
-    detail: str = attrs.field(default="", validator=_check_forfeit_detail)
+    reason: str = attrs.field(validator=_one_of(FORFEIT_REASONS))
+    detail: str = attrs.field(default="", validator=_text(MAX_FORFEIT_DETAIL))
 
 
 #: The judgements of a move in an :class:`Annotation`, from the worst.
@@ -120,24 +138,6 @@ def _check_chances(
     ):
         raise InvalidArgumentError(
             f"Annotation.{attribute.name} must be a tuple of one float from 0 to 1 per seat, "
-            f"got {short_repr(value)}"
-        )
-
-
-def _check_text(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
-    if type(value) is not str or len(value) > MAX_COMMENT:
-        raise InvalidArgumentError(
-            f"Annotation.{attribute.name} must be a str of at most {MAX_COMMENT} characters, "
-            f"got {short_repr(value)}"
-        )
-
-
-def _check_judgement(
-    instance: object, attribute: attrs.Attribute[str | None], value: object
-) -> None:
-    if value is not None and (type(value) is not str or value not in JUDGEMENTS):
-        raise InvalidArgumentError(
-            f"Annotation.judgement must be None or one of {', '.join(JUDGEMENTS)}, "
             f"got {short_repr(value)}"
         )
 
@@ -163,9 +163,9 @@ class Annotation:
 
     win_before: tuple[float, ...] = attrs.field(validator=_check_chances)
     win_after: tuple[float, ...] = attrs.field(validator=_check_chances)
-    best: str = attrs.field(validator=_check_text)
-    judgement: str | None = attrs.field(default=None, validator=_check_judgement)
-    comment: str = attrs.field(default="", validator=_check_text)
+    best: str = attrs.field(validator=_text(MAX_COMMENT))
+    judgement: str | None = attrs.field(default=None, validator=_one_of(JUDGEMENTS, optional=True))
+    comment: str = attrs.field(default="", validator=_text(MAX_COMMENT))
 
 
 def _check_annotations(value: object, players: int, actions: int) -> None:
@@ -511,17 +511,26 @@ class GameRecord:
         # which apply checked: attrs' own initialiser builds the record without
         # the checks of __init__, so recording a game of n turns checks n
         # actions, not n * n / 2.
+        record = self._unchecked((*self.actions, action), state.winners or None, None, None)
+        record._final.append(state)
+        return record
+
+    def _unchecked(
+        self,
+        actions: tuple[Action, ...],
+        result: tuple[int, ...] | None,
+        forfeit: Forfeit | None,
+        annotations: tuple[Annotation | None, ...] | None,
+    ) -> GameRecord:
+        """A record of this game (players, seed, rules, names) with the rest given.
+
+        It is made without the checks of ``__init__``: the caller has checked
+        what it changes.
+        """
         record = GameRecord.__new__(GameRecord)
         record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            (*self.actions, action),
-            self.names,
-            state.winners or None,
-            None,
+            self.players, self.seed, self.rules, actions, self.names, result, forfeit, annotations
         )
-        record._final.append(state)
         return record
 
     def annotated(self, annotations: tuple[Annotation | None, ...] | None) -> GameRecord:
@@ -536,17 +545,7 @@ class GameRecord:
         ()
         """
         _check_annotations(annotations, self.players, len(self.actions))
-        record = GameRecord.__new__(GameRecord)
-        record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            self.actions,
-            self.names,
-            self.result,
-            self.forfeit,
-            annotations,
-        )
+        record = self._unchecked(self.actions, self.result, self.forfeit, annotations)
         record._final[:] = self._final
         return record
 
@@ -585,16 +584,7 @@ class GameRecord:
         forfeit = Forfeit(seat, reason, detail)
         if seat >= self.players:
             raise InvalidArgumentError(f"seat must be from 0 to {self.players - 1}, got {seat}")
-        record = GameRecord.__new__(GameRecord)
-        record.__attrs_init__(
-            self.players,
-            self.seed,
-            self.rules,
-            self.actions,
-            self.names,
-            tuple(other for other in range(self.players) if other != seat),
-            forfeit,
-            self.annotations,
-        )
+        losers = tuple(other for other in range(self.players) if other != seat)
+        record = self._unchecked(self.actions, losers, forfeit, self.annotations)
         record._final.append(final)
         return record

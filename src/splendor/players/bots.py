@@ -49,6 +49,7 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "bot_name",
+    "bot_rngs",
     "load_bot",
     "parse_bot_spec",
     "play_game",
@@ -545,6 +546,19 @@ def bot_name(bot: object) -> str:
     return type(bot).__name__
 
 
+def bot_rngs(seed: int, players: int) -> list[random.Random]:
+    """The random generators :func:`play_game` gives the bots of a game of ``seed``, one a seat.
+
+    Every player of games (the referee, the compiled kernel, ``splendor
+    play``) gives its bots these, so that a game of a seed is the same game
+    whoever plays it.
+
+    >>> [rng.random() == again.random() for rng, again in zip(bot_rngs(1, 2), bot_rngs(1, 2))]
+    [True, True]
+    """
+    return [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(players)]
+
+
 def play_game(
     bots: Sequence[Bot],
     *,
@@ -600,7 +614,7 @@ def play_game(
     if seed is None:
         seed = random.SystemRandom().randrange(_SEED_BOUND)
     record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
-    rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(len(bots))]
+    rngs = bot_rngs(seed, len(bots))
     for _ in range(max_turns):
         state = record.final_state()
         if state.is_over:

@@ -43,8 +43,6 @@ import collections
 import contextlib
 import logging
 import os
-import shlex
-import signal
 import subprocess
 import threading
 import time
@@ -70,6 +68,7 @@ from splendor.errors import (
     SplendorError,
 )
 from splendor.formats.notation import format_action, parse_action
+from splendor.remote._process import check_seconds, command_argv, kill_group
 from splendor.remote.messages import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -181,41 +180,6 @@ class Analysis:
     def latest(self) -> Info | None:
         """The last info line, or ``None`` when the engine sent none."""
         return self.info[-1] if self.info else None
-
-
-def _argv(command: str | Sequence[str]) -> list[str]:
-    if isinstance(command, str):
-        try:
-            argv = shlex.split(command)
-        except ValueError as error:
-            raise InvalidArgumentError(f"cannot read the command {command!r}: {error}") from None
-    elif isinstance(command, Sequence) and all(isinstance(part, str) for part in command):
-        argv = list(command)
-    else:
-        raise InvalidArgumentError(
-            f"an engine's command is a str or a sequence of str, got {command!r}"
-        )
-    if not argv:
-        raise InvalidArgumentError("an engine's command is empty")
-    return argv
-
-
-def _check_seconds(what: str, value: object) -> float:
-    if (
-        not isinstance(value, int | float)
-        or isinstance(value, bool)
-        or not 0 < value < float("inf")
-    ):
-        raise InvalidArgumentError(f"{what} must be a positive number of seconds, got {value!r}")
-    return float(value)
-
-
-def _kill_group(pid: int) -> None:
-    """Kill every process of the group ``pid`` leads (it may be gone already)."""
-    if pid <= 1:  # never started: -1 and 0 would mean other processes
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
 
 
 @attrs.define
@@ -330,7 +294,7 @@ class AsyncEngine:
         assert self._transport is not None
         assert self._exit is not None
         code = self._transport.get_returncode()
-        _kill_group(self._pid)  # whatever it started goes with it
+        kill_group(self._pid)  # whatever it started goes with it
         if not self._exit.done():
             self._exit.set_result(-1 if code is None else code)
         if self._finalizer is not None:
@@ -405,11 +369,14 @@ class AsyncEngine:
         if self._fault is None:
             self._fault = error
         if self._exit is not None and not self._exit.done():
-            _kill_group(self._pid)
+            kill_group(self._pid)
         pending = self._pending
         if pending is not None and not pending.future.done():
             pending.future.set_exception(self._fault)
-            pending.future.exception()  # seen: whoever waits raises it, nobody else warns of it
+            # After a timeout nobody awaits this future any more (the shield
+            # around it was cancelled): mark its exception seen, or asyncio
+            # logs "Future exception was never retrieved" when it is collected.
+            pending.future.exception()
 
     # Talking to it.
 
@@ -459,7 +426,7 @@ class AsyncEngine:
             ) from None
         self._transport = transport
         self._pid = transport.get_pid()
-        self._finalizer = weakref.finalize(self, _kill_group, self._pid)
+        self._finalizer = weakref.finalize(self, kill_group, self._pid)
         hello = await self._ask(Hello(), "hello", self.timeout)
         assert isinstance(hello, EngineHello)
         if hello.protocol != PROTOCOL_VERSION:
@@ -526,7 +493,7 @@ class AsyncEngine:
         """Kill the process group, wait for the process to be reaped, close the pipes."""
         self._closing = True
         if self._exit is not None and not self._exit.done():
-            _kill_group(self._pid)
+            kill_group(self._pid)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(10.0):
                     await asyncio.shield(self._exit)
@@ -761,9 +728,9 @@ async def open_engine_async(
     >>> asyncio.run(main())
     ('greedy', 'Take')
     """
-    argv = _argv(command)
-    timeout = _check_seconds("timeout", timeout)
-    grace = _check_seconds("grace", grace)
+    argv = command_argv(command)
+    timeout = check_seconds("timeout", timeout)
+    grace = check_seconds("grace", grace)
     if not isinstance(limit, Limit):
         raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
     if name is not None and (not isinstance(name, str) or not name):
@@ -815,7 +782,7 @@ class _Loop:
 
 def _forget(loop: _Loop, core: AsyncEngine) -> None:
     """The finalizer of an :class:`Engine` never closed: kill it, reap it, stop its loop."""
-    _kill_group(core.pid)
+    kill_group(core.pid)
 
     async def shut() -> None:
         try:

@@ -40,11 +40,11 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.components import CARDS, NOBLES
-from splendor.core.gems import Tokens
 from splendor.core.legal import legal_actions
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, ProtocolError, SplendorError
+from splendor.formats._components import card_data, tokens_data
 from splendor.formats.serialization import from_json, make_converter
 
 __all__ = [
@@ -442,24 +442,11 @@ def _converter() -> JsonConverter:
     return make_converter()
 
 
-def _tokens(tokens: Tokens) -> dict[str, int]:
-    return {gem.value: count for gem, count in tokens.items() if count}
-
-
 @functools.cache
 def _tables() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    cards: list[dict[str, object]] = [
-        {
-            "id": card.id,
-            "tier": card.tier,
-            "bonus": card.bonus.value,
-            "points": card.points,
-            "cost": _tokens(card.cost),
-        }
-        for card in CARDS
-    ]
+    cards = [card_data(card) for card in CARDS]
     nobles: list[dict[str, object]] = [
-        {"id": noble.id, "points": noble.points, "needs": _tokens(noble.requirement)}
+        {"id": noble.id, "points": noble.points, "needs": tokens_data(noble.requirement)}
         for noble in NOBLES
     ]
     return cards, nobles

@@ -34,11 +34,9 @@ from collections.abc import Callable, Sequence
 from typing import BinaryIO, Final, Protocol, runtime_checkable
 
 from splendor.core.actions import Action
-from splendor.core.play import apply
-from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.errors import ProtocolError, SplendorError
-from splendor.formats.notation import format_action
+from splendor.formats.notation import format_action, format_line
 from splendor.remote.messages import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -309,25 +307,10 @@ def _info(result: AnalyserResult, position: Position, seconds: float) -> Info:
     win = tuple(float(p) for p in result.win)
     return Info(
         win=win if win and abs(sum(win) - 1) <= 0.01 else None,
-        pv=_pv(result.pv, position.view),
+        pv=format_line(result.pv, position.view),
         nodes=int(result.nodes),
         time=round(seconds, 6),
     )
-
-
-def _pv(actions: Sequence[Action], view: PlayerView) -> tuple[str, ...]:
-    """The principal variation in notation, as far as the view shows its places."""
-    texts: list[str] = []
-    state: GameState = view.stand_in()
-    for action in actions:
-        try:
-            texts.append(format_action(action, state))
-            state = apply(state, action)
-        except SplendorError:
-            break
-        if state.winners:
-            break
-    return tuple(texts)
 
 
 def _cut(text: str) -> str:

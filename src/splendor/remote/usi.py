@@ -46,8 +46,6 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import shlex
-import signal
 import subprocess
 import threading
 import time as _time
@@ -71,6 +69,7 @@ from splendor.errors import (
     InvalidArgumentError,
     NotationError,
 )
+from splendor.remote._process import check_seconds, command_argv, kill_group
 from splendor.remote.host import STDERR_TAIL
 from splendor.remote.messages import MAX_LINE
 
@@ -626,8 +625,7 @@ class _Process:
 def _kill(popen: subprocess.Popen[bytes]) -> None:
     """End the process group of ``popen`` (it leads one of its own) and reap it."""
     if popen.poll() is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(popen.pid, signal.SIGKILL)
+        kill_group(popen.pid)
     popen.wait()
     if popen.stdin is not None:  # the readers close the other two at their end
         with contextlib.suppress(OSError):
@@ -810,17 +808,9 @@ def open_usi_engine(
         EngineError: when the engine cannot start, or does not finish the
             handshake within ``timeout`` (its process is ended).
     """
-    try:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"cannot read the command {command!r}: {error}") from None
-    if not argv or not all(isinstance(part, str) for part in argv):
-        raise InvalidArgumentError(f"expected a command line, got {command!r}")
+    argv = command_argv(command)
     for what, value in (("timeout", timeout), ("time", time), ("grace", grace)):
-        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value < 1e9:
-            raise InvalidArgumentError(
-                f"{what} must be a positive number of seconds, got {value!r}"
-            )
+        check_seconds(what, value, below=1e9)
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
             f"own_blind must be 'id', 'marked' or 'hidden', got {own_blind!r}"

@@ -37,7 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from splendor.core.components import CARDS, NOBLES
-from splendor.core.gems import Tokens
+from splendor.formats._components import card_data, tokens_data
 from splendor.formats.serialization import to_json
 from splendor.players.levels import LEVELS
 from splendor.server.database import open_store
@@ -80,28 +80,15 @@ _HEADERS: Final = {
 }
 
 
-def _tokens(tokens: Tokens) -> dict[str, int]:
-    return {gem.value: count for gem, count in tokens.items() if count}
-
-
 def components_json() -> dict[str, object]:
     """Every card and noble by id, as ``GET /api/components`` answers them."""
     return {
-        "cards": {
-            str(card.id): {
-                "id": card.id,
-                "tier": card.tier,
-                "bonus": card.bonus.value,
-                "points": card.points,
-                "cost": _tokens(card.cost),
-            }
-            for card in CARDS
-        },
+        "cards": {str(card.id): card_data(card) for card in CARDS},
         "nobles": {
             str(noble.id): {
                 "id": noble.id,
                 "points": noble.points,
-                "requirement": _tokens(noble.requirement),
+                "requirement": tokens_data(noble.requirement),
             }
             for noble in NOBLES
         },
