@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
 import attrs
@@ -51,6 +51,7 @@ __all__ = [
     "rules_from_json",
     "seeded_position",
     "setup_tokens",
+    "variant_states",
 ]
 
 #: The rule sets games are played under: the published rules, the no-gold
@@ -180,6 +181,25 @@ class RandomGame:
     def final_state(self) -> GameState:
         """The state after the last turn played."""
         return self.states()[-1]
+
+
+def variant_states(
+    players: int, variant: str, turns: int, *, name: str, seed: int
+) -> Iterator[GameState]:
+    """The states of one random game under :data:`VARIANTS` ``[variant]``, each before its turn.
+
+    The game is dealt with ``seed`` and played uniformly at random from a
+    generator named by ``name``, the player count and the variant, for at
+    most ``turns`` turns (fewer if no action is left).
+    """
+    rng = random.Random(f"{name}:{players}:{variant}")
+    state = splendor.new_game(players, seed=seed, rules=VARIANTS[variant])
+    for _ in range(turns):
+        yield state
+        actions = splendor.legal_actions(state)
+        if not actions:
+            return
+        state = splendor.apply(state, actions[rng.randrange(len(actions))])
 
 
 def random_games(

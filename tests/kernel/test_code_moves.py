@@ -12,9 +12,6 @@ Every code sequence of those states must play the action it encodes.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 from hypothesis import given, settings
 
 from splendor import (
@@ -27,13 +24,12 @@ from splendor import (
     Rules,
     Take,
     apply,
-    legal_actions,
     new_game,
 )
 from splendor.formats import encoding
 from tests.builders import toks
 from tests.kernel.conftest import implementation
-from tests.strategies import VARIANTS, game_states
+from tests.strategies import VARIANTS, game_states, variant_states
 
 # More moves of one code than a Decider keeps in place.
 _INLINE_MOVES = 16
@@ -86,17 +82,6 @@ def _check_sequences(state: GameState) -> None:
         assert game.state() == apply(state, action)
 
 
-def _random_states(players: int, variant: str, turns: int) -> Iterator[GameState]:
-    rng = random.Random(f"moves:{players}:{variant}")
-    state = new_game(players, seed=players * 7 + len(variant), rules=VARIANTS[variant])
-    for _ in range(turns):
-        yield state
-        actions = legal_actions(state)
-        if not actions:
-            return
-        state = apply(state, actions[rng.randrange(len(actions))])
-
-
 # Every kind of choice the moves of one code can offer.
 _KINDS = {
     "take-3-keep",
@@ -121,7 +106,9 @@ def test_every_state_of_random_games() -> None:
     seen: set[str] = set()
     for variant in sorted(VARIANTS):
         for players in (2, 3, 4):
-            for turn, state in enumerate(_random_states(players, variant, turns=120)):
+            for turn, state in enumerate(
+                variant_states(players, variant, 120, name="moves", seed=players * 7 + len(variant))
+            ):
                 kinds: set[str] = set()
                 _check(state, kinds)
                 seen |= kinds

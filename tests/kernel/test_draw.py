@@ -13,9 +13,7 @@ frequencies of a uniform choice among its actions (a chi-square bound).
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
-from collections.abc import Iterator
 
 from hypothesis import given, settings
 
@@ -29,11 +27,10 @@ from splendor import (
     Take,
     apply,
     legal_actions,
-    new_game,
 )
 from tests.builders import bonus_cards, deal, toks, with_player, with_turn
 from tests.kernel.conftest import implementation
-from tests.strategies import VARIANTS, game_states
+from tests.strategies import VARIANTS, game_states, variant_states
 
 
 def _kinds(state: GameState, actions: tuple[Action, ...]) -> set[str]:
@@ -69,17 +66,6 @@ def _check(state: GameState) -> set[str]:
     return _kinds(state, actions)
 
 
-def _random_states(players: int, variant: str, turns: int) -> Iterator[GameState]:
-    rng = random.Random(f"draw:{players}:{variant}")
-    state = new_game(players, seed=players * 11 + len(variant), rules=VARIANTS[variant])
-    for _ in range(turns):
-        yield state
-        actions = legal_actions(state)
-        if not actions:
-            return
-        state = apply(state, actions[rng.randrange(len(actions))])
-
-
 def _noble_without_buying() -> GameState:
     """The player to move already qualifies for a revealed noble: every move brings it."""
     state = deal(3, seed=4)
@@ -100,7 +86,9 @@ def test_every_state_of_random_games() -> None:
     seen: set[str] = set()
     for variant in sorted(VARIANTS):
         for players in (2, 3, 4):
-            for state in _random_states(players, variant, turns=150):
+            for state in variant_states(
+                players, variant, 150, name="draw", seed=players * 11 + len(variant)
+            ):
                 seen |= _check(state)
     seen |= _check(_noble_without_buying())
     # Gold enough to pay in many ways: 4 or 5 gold left over once every gem is paid.
