@@ -1013,3 +1013,4 @@ def random_playouts(start, games, *, seed, max_turns=None):
 
 
 include "_vector.pxi"
+include "_search.pxi"

@@ -3,6 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
+
+from splendor.core.components import CARDS, NOBLES, Card, Noble
+from splendor.core.gems import GEM_INDEX
+
+#: Per card: (cost of each of the five colours, bonus colour index, points, tier).
+CARD_FACTS: Final[dict[Card, tuple[tuple[int, ...], int, int, int]]] = {
+    card: (card.cost.counts[:5], GEM_INDEX[card.bonus], card.points, card.tier) for card in CARDS
+}
+#: Per noble: the bonuses of each of the five colours it requires.
+NOBLE_NEEDS: Final[dict[Noble, tuple[int, ...]]] = {
+    noble: noble.requirement.counts[:5] for noble in NOBLES
+}
 
 
 def shortfall(need: Sequence[int], held: Sequence[int]) -> int:

@@ -52,25 +52,19 @@ from typing import Final
 import attrs
 
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
-from splendor.core.components import CARDS, NOBLES, Card, Noble
-from splendor.core.gems import GEM_INDEX
+from splendor.core.components import Card
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
-from splendor.players._reach import shortfall
+from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS, shortfall
 from splendor.players.protocol import check_turn
 
 __all__ = ["ISMCTSBot", "SearchResult"]
 
-# Per card: (cost of each of the five colours, bonus colour index, points, tier).
-_CARD: Final[dict[Card, tuple[tuple[int, ...], int, int, int]]] = {
-    card: (card.cost.counts[:5], GEM_INDEX[card.bonus], card.points, card.tier) for card in CARDS
-}
-_NOBLE: Final[dict[Noble, tuple[int, ...]]] = {
-    noble: noble.requirement.counts[:5] for noble in NOBLES
-}
+_CARD: Final = CARD_FACTS
+_NOBLE: Final = NOBLE_NEEDS
 _ROLLOUTS: Final = ("prior", "random", "none")
 _AIMS: Final = 4
 # The weights of the evaluation (see _score), in prestige points.
@@ -116,24 +110,38 @@ class _Dealer:
 
     def deal(self, rng: random.Random) -> GameState:
         """A state the view cannot tell from the real one, dealt with ``rng``."""
-        template = self.template
-        players = list(template.players)
-        decks = []
         draw = rng.random
+        pools = []
         for tier in range(3):
             pool = self.pools[tier][:]
             n = len(pool)
-            hidden = self.blind[tier]
-            for i in range(min(n - 1, len(hidden) + _DEALT)):
+            for i in range(min(n - 1, len(self.blind[tier]) + _DEALT)):
                 j = i + int(draw() * (n - i))
                 pool[i], pool[j] = pool[j], pool[i]
-            for k, (seat, slot) in enumerate(hidden):
-                player = players[seat]
-                reserved = list(player.reserved)
-                reserved[slot] = pool[k]
-                players[seat] = attrs.evolve(player, reserved=tuple(reserved))
-            decks.append(tuple(pool[len(hidden) :]))
-        return attrs.evolve(template, players=tuple(players), decks=tuple(decks))
+            pools.append(pool)
+        return deal_hidden(self.template, self.blind, pools)
+
+
+def deal_hidden(
+    template: GameState, blind: Sequence[Sequence[tuple[int, int]]], pools: Sequence[list[Card]]
+) -> GameState:
+    """``template`` with the shuffled unseen cards of each tier dealt.
+
+    Per tier, the first cards of the pool go to the blind reserves
+    ``blind[tier]`` (``(seat, slot)`` pairs, in order), the rest make the deck.
+    """
+    players = list(template.players)
+    decks = []
+    for tier in range(3):
+        pool = pools[tier]
+        hidden = blind[tier]
+        for k, (seat, slot) in enumerate(hidden):
+            player = players[seat]
+            reserved = list(player.reserved)
+            reserved[slot] = pool[k]
+            players[seat] = attrs.evolve(player, reserved=tuple(reserved))
+        decks.append(tuple(pool[len(hidden) :]))
+    return attrs.evolve(template, players=tuple(players), decks=tuple(decks))
 
 
 def _card_id(card: Card) -> int:
@@ -308,11 +316,7 @@ class ISMCTSBot:
             "rollout_rounds": 0,
             "temperature": 2.5,
         }
-        for option, default in defaults.items():
-            value = getattr(self, option)
-            if value != default:
-                parts.append(f"{option}={value!r}")
-        return f"ISMCTSBot({', '.join(parts)})"
+        return search_repr(self, parts, defaults)
 
     def __call__(
         self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
@@ -534,6 +538,15 @@ class ISMCTSBot:
         weights = [math.exp((s - top) / self.temperature) for s in scores]
         total = sum(weights)
         return [w / total for w in weights]
+
+
+def search_repr(bot: object, parts: list[str], defaults: dict[str, object]) -> str:
+    """``Name(budget..., option=value...)``: the options that differ from ``defaults``."""
+    for option, default in defaults.items():
+        value = getattr(bot, option)
+        if value != default:
+            parts.append(f"{option}={value!r}")
+    return f"{type(bot).__name__}({', '.join(parts)})"
 
 
 def _same_action(found: Action, actions: Sequence[Action]) -> Action:

@@ -1,0 +1,702 @@
+# The search of splendor.fast.search.SearchBot, in C.
+#
+# Mirrors splendor.fast.search_reference line for line: the same draws from
+# SplitMix64, the same doubles computed in the same order (the kernel is
+# compiled with -ffp-contract=off), the same ties broken the same way, so
+# that for a seed and an iteration budget both play the same move and report
+# the same figures. tests/kernel/test_search.py compares them. Included into
+# _kernel.pyx.
+
+from libc.math cimport ceil, exp, log, sqrt
+from libc.stdint cimport int8_t, int32_t, uint32_t
+from libc.stdlib cimport calloc
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from splendor.fast import search_reference as _search_reference
+from splendor.fast.search_reference import SearchOutcome
+
+cdef int64_t S_MAX_ITERATIONS = _search_reference.MAX_ITERATIONS
+cdef int S_AIMS = _search_reference._AIMS
+cdef double SW_BONUS = _search_reference._W_BONUS
+cdef double SW_TOKEN = _search_reference._W_TOKEN
+cdef double SW_GOLD = _search_reference._W_GOLD
+cdef double SW_NOBLE = _search_reference._W_NOBLE
+cdef double SW_REACH = _search_reference._W_REACH
+# Iterations between two looks at the clock and at pending signals.
+cdef int S_CHUNK = 16
+
+ctypedef struct SNode:
+    Move move
+    double reward  # the rewards of player, who chose move
+    uint32_t visits
+    uint32_t available
+    int32_t child  # the newest child, -1 for none
+    int32_t sibling  # the next older sibling, -1 for none
+    int32_t hint  # where move stood in the listing when last met
+    int8_t player
+
+ctypedef struct STree:
+    SNode* nodes
+    int32_t n
+    int32_t cap
+
+
+cdef inline bint same_move(const Move* a, const Move* b) noexcept nogil:
+    """Whether a and b are the same action (src follows from the card)."""
+    return (
+        a.kind == b.kind and a.card == b.card and a.noble == b.noble
+        and memcmp(a.tok, b.tok, 6) == 0 and memcmp(a.ret, b.ret, 6) == 0
+    )
+
+
+cdef inline int32_t s_new(STree* t, const Move* m, int player) noexcept nogil:
+    """A new node for m chosen by player, or -1 when memory ran out."""
+    cdef SNode* grown
+    cdef int32_t cap
+    if t.n == t.cap:
+        cap = t.cap * 2
+        grown = <SNode*>realloc(t.nodes, cap * sizeof(SNode))
+        if grown == NULL:
+            return -1
+        t.nodes = grown
+        t.cap = cap
+    cdef SNode* node = &t.nodes[t.n]
+    if m != NULL:
+        node.move = m[0]
+    else:
+        memset(&node.move, 0, sizeof(Move))
+    node.reward = 0.0
+    node.visits = 0
+    node.available = 0
+    node.child = -1
+    node.sibling = -1
+    node.hint = 0
+    node.player = player
+    t.n += 1
+    return t.n - 1
+
+
+cdef inline int s_shortfall(const int* need, const int* held) noexcept nogil:
+    """search_reference._shortfall."""
+    cdef int c, d, short = 0
+    for c in range(5):
+        d = need[c] - held[c]
+        if d > 0:
+            short += d
+    return short - held[5] if short > held[5] else 0
+
+
+ctypedef struct SAims:
+    # What priors() works out once per state: the player's bonuses and
+    # tokens, the nobles' pull, and the cards a take aims at.
+    int bonus[5]
+    int held[6]
+    double pull[5]
+    int n_aims
+    double weight[4]
+    int gap[4]
+    int need[4][5]
+    int gold_left
+    int n_reserved
+
+
+cdef inline void s_needs(const int* bonus, int card, int* need) noexcept nogil:
+    cdef int c
+    for c in range(5):
+        need[c] = C_COST[card][c] - bonus[c] if C_COST[card][c] > bonus[c] else 0
+
+
+cdef void s_pull(const KState* s, const int* bonus, double* pull) noexcept nogil:
+    """search_reference._pull."""
+    cdef int i, c, noble, missing
+    cdef double share
+    for c in range(5):
+        pull[c] = 0.0
+    for i in range(s.n_nobles):
+        if s.nobles[i] >> 4:
+            continue
+        noble = s.nobles[i] & 15
+        missing = 0
+        for c in range(5):
+            if N_REQ[noble][c] > bonus[c]:
+                missing += N_REQ[noble][c] - bonus[c]
+        if missing:
+            share = 1.0 / <double>missing
+            for c in range(5):
+                if N_REQ[noble][c] > bonus[c] and share > pull[c]:
+                    pull[c] = share
+
+
+cdef int s_reach(const KState* s, int p, uint8_t* out) noexcept nogil:
+    """search_reference._reach: the face-up cards, then p's reserved ones."""
+    cdef int i, k = 0, start
+    for i in range(12):
+        if s.board[i]:
+            out[k] = s.board[i]
+            k += 1
+    start = seg_start(s, 3 + 2 * p)
+    for i in range(s.seg[3 + 2 * p]):
+        out[k] = s.cards[start + i] & 0x7F
+        k += 1
+    return k
+
+
+cdef void s_aims(const KState* s, SAims* a) noexcept nogil:
+    """The part of priors() that depends on the state only."""
+    cdef int p = s.current
+    cdef int c, i, j, k, n, gap, best
+    cdef uint8_t cards[12 + MAXCARDS]
+    cdef int needs[12 + MAXCARDS][5]
+    cdef int gaps[12 + MAXCARDS]
+    cdef double weights[12 + MAXCARDS]
+    cdef bint taken[12 + MAXCARDS]
+    for c in range(5):
+        a.bonus[c] = s.bonus[p][c]
+    for c in range(6):
+        a.held[c] = s.tokens[p][c]
+    s_pull(s, a.bonus, a.pull)
+    n = s_reach(s, p, cards)
+    for i in range(n):
+        s_needs(a.bonus, cards[i], needs[i])
+        gaps[i] = s_shortfall(needs[i], a.held)
+        weights[i] = (
+            (1.0 + C_POINTS[cards[i]] + 1.5 * a.pull[C_BONUS[cards[i]]]) / (1.0 + gaps[i])
+        )
+        taken[i] = False
+    # The S_AIMS heaviest, heaviest first, ties in the listing's order (a stable sort).
+    k = S_AIMS if S_AIMS < n else n
+    for j in range(k):
+        best = -1
+        for i in range(n):
+            if not taken[i] and (best < 0 or weights[i] > weights[best]):
+                best = i
+        taken[best] = True
+        a.weight[j] = weights[best]
+        a.gap[j] = gaps[best]
+        for c in range(5):
+            a.need[j][c] = needs[best][c]
+    a.n_aims = k
+    a.gold_left = 1 if s.bank[5] else 0
+    a.n_reserved = s.seg[3 + 2 * p]
+
+
+cdef inline double s_prior(const Move* m, const SAims* a) noexcept nogil:
+    """search_reference.priors for one move."""
+    cdef int c, j, points, colour, total, taken, returned
+    cdef int after[6]
+    cdef double value, gain
+    if m.kind == K_BUY:
+        colour = C_BONUS[m.card]
+        points = C_POINTS[m.card]
+        value = 10.0 + 4.0 * points + 2.5 * a.pull[colour]
+        if m.noble:
+            value += 12.0
+        if points == 0:
+            value += 0.6 * (3 - C_TIER[m.card])
+        total = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4] + m.tok[5]
+        return value - 0.6 * m.tok[5] - 0.15 * total
+    returned = m.ret[0] + m.ret[1] + m.ret[2] + m.ret[3] + m.ret[4] + m.ret[5]
+    if m.kind == K_TAKE:
+        for c in range(6):
+            after[c] = a.held[c] + m.tok[c] - m.ret[c]
+        gain = 0.0
+        for j in range(a.n_aims):
+            gain += a.weight[j] * (a.gap[j] - s_shortfall(a.need[j], after))
+        taken = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4]
+        return 2.0 + gain - 0.3 * returned + 0.1 * taken
+    if m.kind == K_RESERVE:
+        colour = C_BONUS[m.card]
+        value = 1.0 + 0.5 * C_POINTS[m.card] + 0.5 * a.gold_left + 0.5 * a.pull[colour]
+        return value - 0.3 * returned - 0.1 * a.n_reserved
+    if m.kind == K_BLIND:
+        return 0.5 - 0.3 * returned
+    return 0.0
+
+
+cdef double s_score(const KState* s, int p) noexcept nogil:
+    """search_reference.score."""
+    cdef int bonus[5]
+    cdef int held[6]
+    cdef int need[5]
+    cdef uint8_t cards[12 + MAXCARDS]
+    cdef int c, i, n, noble, missing, total
+    cdef double value, part, worth, first = 0.0, second = 0.0
+    for c in range(5):
+        bonus[c] = s.bonus[p][c]
+    for c in range(6):
+        held[c] = s.tokens[p][c]
+    value = <double>s.points[p]
+    value += SW_BONUS * (s.seg[4 + 2 * p] if s.seg[4 + 2 * p] < 12 else 12)
+    value += SW_TOKEN * (held[0] + held[1] + held[2] + held[3] + held[4]) + SW_GOLD * held[5]
+    for i in range(s.n_nobles):
+        if s.nobles[i] >> 4:
+            continue
+        noble = s.nobles[i] & 15
+        missing = 0
+        total = 0
+        for c in range(5):
+            total += N_REQ[noble][c]
+            if N_REQ[noble][c] > bonus[c]:
+                missing += N_REQ[noble][c] - bonus[c]
+        part = <double>(total - missing) / <double>total
+        value += SW_NOBLE * (part * part)
+    n = s_reach(s, p, cards)
+    for i in range(n):
+        s_needs(bonus, cards[i], need)
+        worth = (C_POINTS[cards[i]] + SW_BONUS) / (1.0 + s_shortfall(need, held))
+        if worth > first:
+            second = first
+            first = worth
+        elif worth > second:
+            second = worth
+    return value + SW_REACH * (first + 0.5 * second)
+
+
+cdef void s_evaluate(const KState* s, double temperature, double* rewards) noexcept nogil:
+    """search_reference._evaluate."""
+    cdef int i, n = s.n_players, winners = 0
+    cdef double scores[4]
+    cdef double top, total, share
+    if s.winners:
+        for i in range(n):
+            if s.winners >> i & 1:
+                winners += 1
+        share = 1.0 / winners
+        for i in range(n):
+            rewards[i] = share if s.winners >> i & 1 else 0.0
+        return
+    for i in range(n):
+        scores[i] = s_score(s, i)
+    top = scores[0]
+    for i in range(1, n):
+        if scores[i] > top:
+            top = scores[i]
+    total = 0.0
+    for i in range(n):
+        rewards[i] = exp((scores[i] - top) / temperature)
+    for i in range(n):
+        total += rewards[i]
+    for i in range(n):
+        rewards[i] = rewards[i] / total
+
+
+cdef Py_ssize_t s_rollout_pick(const KState* s, const Move* moves, Py_ssize_t n, uint64_t* x) noexcept nogil:
+    """search_reference._rollout_pick."""
+    cdef SAims a
+    cdef Py_ssize_t i, ties = 0, pick
+    cdef int kind = -1
+    cdef bint any_buy = False, any_take = False
+    cdef double v, top = 0.0
+    for i in range(n):
+        if moves[i].kind == K_BUY:
+            any_buy = True
+            break
+    if not any_buy:
+        for i in range(n):
+            if moves[i].kind == K_TAKE and s_plain_take(&moves[i]):
+                any_take = True
+                break
+    s_aims(s, &a)
+    for i in range(n):
+        if not s_in_pool(&moves[i], any_buy, any_take):
+            continue
+        v = s_prior(&moves[i], &a)
+        if ties == 0 or v > top:
+            top = v
+            ties = 1
+        elif v == top:
+            ties += 1
+    pick = 0 if ties == 1 else below(x, ties)
+    for i in range(n):
+        if not s_in_pool(&moves[i], any_buy, any_take):
+            continue
+        if s_prior(&moves[i], &a) == top:
+            if pick == 0:
+                return i
+            pick -= 1
+    return 0  # not reached: the same values are computed again
+
+
+cdef inline bint s_plain_take(const Move* m) noexcept nogil:
+    return (m.ret[0] | m.ret[1] | m.ret[2] | m.ret[3] | m.ret[4] | m.ret[5]) == 0
+
+
+cdef inline bint s_in_pool(const Move* m, bint any_buy, bint any_take) noexcept nogil:
+    if any_buy:
+        return m.kind == K_BUY
+    if any_take:
+        return m.kind == K_TAKE and s_plain_take(m)
+    return True
+
+
+ctypedef struct SDeal:
+    # The unseen cards of each tier, by id, and where the blind reserves sit.
+    uint8_t pool[3][MAXCARDS]
+    int n_pool[3]
+    int blind_pos[3][MAXCARDS]  # positions in KState.cards, in seat and slot order
+    int n_blind[3]
+    int deck_pos[3]
+
+
+cdef void s_prepare_deal(const KState* s, int seat, SDeal* d) noexcept nogil:
+    """search_reference._Dealer.__init__."""
+    cdef int tier, p, i, j, start, card, k
+    cdef uint8_t tmp
+    for tier in range(3):
+        d.n_pool[tier] = 0
+        d.n_blind[tier] = 0
+    for p in range(s.n_players):
+        if p == seat:
+            continue
+        start = seg_start(s, 3 + 2 * p)
+        for i in range(s.seg[3 + 2 * p]):
+            card = s.cards[start + i]
+            if card & BLIND_FLAG:
+                tier = C_TIER[card & 0x7F] - 1
+                d.blind_pos[tier][d.n_blind[tier]] = start + i
+                d.n_blind[tier] += 1
+                d.pool[tier][d.n_pool[tier]] = card & 0x7F
+                d.n_pool[tier] += 1
+    for tier in range(3):
+        start = seg_start(s, tier)
+        d.deck_pos[tier] = start
+        for i in range(s.seg[tier]):
+            d.pool[tier][d.n_pool[tier]] = s.cards[start + i]
+            d.n_pool[tier] += 1
+        # By id (an insertion sort: at most 40 cards).
+        k = d.n_pool[tier]
+        for i in range(1, k):
+            tmp = d.pool[tier][i]
+            j = i - 1
+            while j >= 0 and d.pool[tier][j] > tmp:
+                d.pool[tier][j + 1] = d.pool[tier][j]
+                j -= 1
+            d.pool[tier][j + 1] = tmp
+
+
+cdef inline void s_deal(KState* s, const SDeal* d, uint64_t* x) noexcept nogil:
+    """search_reference._Dealer.deal, into s (a copy of the template)."""
+    cdef uint8_t pool[MAXCARDS]
+    cdef int tier, i, j, n, k
+    cdef uint8_t tmp
+    for tier in range(3):
+        n = d.n_pool[tier]
+        memcpy(pool, d.pool[tier], n)
+        for i in range(n - 1):
+            j = i + below(x, n - i)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        k = d.n_blind[tier]
+        for i in range(k):
+            s.cards[d.blind_pos[tier][i]] = pool[i] | BLIND_FLAG
+        memcpy(&s.cards[d.deck_pos[tier]], &pool[k], n - k)
+
+
+cdef int s_rank(const Move* moves, Py_ssize_t n, const SAims* a, double* values, int32_t* order, int width) noexcept nogil:
+    """search_reference._ranked: the first ``width`` of the moves by prior,
+    ties in the listing's order, into order; returns how many."""
+    cdef Py_ssize_t i, j
+    cdef int32_t tmp
+    cdef double v
+    for i in range(n):
+        values[i] = s_prior(&moves[i], a)
+        # Insertion: after every earlier move of at least the same value.
+        j = i
+        v = values[i]
+        while j > 0 and values[order[j - 1]] < v:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = <int32_t>i
+    return width if width < n else <int>n
+
+
+cdef int s_grow(Py_ssize_t* cap, Py_ssize_t n, int32_t** slot, int32_t** order, double** values) noexcept nogil:
+    """Grow the per-listing arrays of a search to hold n moves; -1 when memory ran out."""
+    cdef int32_t* a = <int32_t*>realloc(slot[0], n * sizeof(int32_t))
+    if a == NULL:
+        return -1
+    slot[0] = a
+    a = <int32_t*>realloc(order[0], n * sizeof(int32_t))
+    if a == NULL:
+        return -1
+    order[0] = a
+    cdef double* v = <double*>realloc(values[0], n * sizeof(double))
+    if v == NULL:
+        return -1
+    values[0] = v
+    cap[0] = n
+    return 0
+
+
+cdef inline double s_clock() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+def search(Game game, int seat, int64_t iterations, seconds, seed, double exploration,
+           double widening, int rollout_rounds, double temperature):
+    """Search from game (see splendor.fast.search_reference.search)."""
+    cdef KState origin
+    cdef KState s
+    cdef MoveBuf buf
+    cdef STree tree
+    cdef SDeal deal
+    cdef SAims aims
+    cdef uint64_t x = _seed(seed)
+    cdef int players, i, k, width, n_cand, fresh, chosen = 0
+    cdef int32_t node, child, best, root_n, found
+    cdef int32_t* path = NULL
+    cdef int32_t* slot = NULL
+    cdef int32_t* order = NULL
+    cdef double* values = NULL
+    cdef double* shares = NULL
+    cdef double rewards[4]
+    cdef double value, best_value, deadline = 0.0
+    cdef bint timed = seconds is not None, failed = False
+    cdef int64_t done = 0, stop, depth, chunk_end
+    cdef Py_ssize_t j, n, cap = 1024, path_cap = 1024
+    cdef int32_t* grown_path
+    game._made()
+    memcpy(&origin, &game.s, sizeof(KState))
+    players = origin.n_players
+    s_prepare_deal(&origin, seat, &deal)
+    buf.data = <Move*>malloc(256 * sizeof(Move))
+    buf.cap = 256
+    buf.n = 0
+    tree.nodes = <SNode*>malloc(1024 * sizeof(SNode))
+    tree.cap = 1024
+    tree.n = 0
+    path = <int32_t*>malloc(path_cap * sizeof(int32_t))
+    slot = <int32_t*>malloc(cap * sizeof(int32_t))
+    order = <int32_t*>malloc(cap * sizeof(int32_t))
+    values = <double*>malloc(cap * sizeof(double))
+    try:
+        if buf.data == NULL or tree.nodes == NULL or path == NULL or slot == NULL or order == NULL or values == NULL:
+            raise MemoryError()
+        if gen(&origin, &buf) < 0:
+            raise MemoryError()
+        root_n = <int32_t>buf.n
+        shares = <double*>calloc(root_n * 4 + 4, sizeof(double))
+        if shares == NULL:
+            raise MemoryError()
+        s_new(&tree, NULL, -1)
+        if timed:
+            deadline = s_clock() + <double>seconds
+        while done < iterations and not failed:
+            if done and timed and s_clock() >= deadline:
+                break
+            chunk_end = done + S_CHUNK
+            if chunk_end > iterations:
+                chunk_end = iterations
+            with nogil:
+                while done < chunk_end:
+                    memcpy(&s, &origin, sizeof(KState))
+                    s_deal(&s, &deal, &x)
+                    node = 0
+                    depth = 0
+                    path[0] = 0
+                    while not s.winners:
+                        if gen(&s, &buf) < 0:
+                            failed = True
+                            break
+                        n = buf.n
+                        if n > cap and s_grow(&cap, n, &slot, &order, &values) < 0:
+                            failed = True
+                            break
+                        # Where each child's move stands in this listing (-1 for none).
+                        for j in range(n):
+                            slot[j] = -1
+                        child = tree.nodes[node].child
+                        while child >= 0:
+                            k = tree.nodes[child].hint
+                            if not (k < n and same_move(&buf.data[k], &tree.nodes[child].move)):
+                                k = -1
+                                for j in range(n):
+                                    if same_move(&buf.data[j], &tree.nodes[child].move):
+                                        k = <int>j
+                                        break
+                                if k >= 0:
+                                    tree.nodes[child].hint = k
+                            if k >= 0:
+                                slot[k] = child
+                            child = tree.nodes[child].sibling
+                        width = <int>ceil(widening * sqrt(<double>tree.nodes[node].visits + 1))
+                        if width < 2:
+                            width = 2
+                        s_aims(&s, &aims)
+                        n_cand = s_rank(buf.data, n, &aims, values, order, width)
+                        fresh = -1
+                        for i in range(n_cand):
+                            if slot[order[i]] < 0:
+                                fresh = order[i]
+                                break
+                        if fresh >= 0:
+                            for i in range(n_cand):
+                                if slot[order[i]] >= 0:
+                                    tree.nodes[slot[order[i]]].available += 1
+                            child = s_new(&tree, &buf.data[fresh], s.current)
+                            if child < 0:
+                                failed = True
+                                break
+                            tree.nodes[child].available = 1
+                            tree.nodes[child].hint = fresh
+                            tree.nodes[child].sibling = tree.nodes[node].child
+                            tree.nodes[node].child = child
+                            depth += 1
+                            path[depth] = child
+                            play(&s, &buf.data[fresh])
+                            break
+                        best = -1
+                        best_value = 0.0
+                        for i in range(n_cand):
+                            child = slot[order[i]]
+                            tree.nodes[child].available += 1
+                            value = tree.nodes[child].reward / tree.nodes[child].visits + exploration * sqrt(
+                                log(<double>tree.nodes[child].available) / tree.nodes[child].visits
+                            )
+                            if best < 0 or value > best_value:
+                                best_value = value
+                                best = child
+                                chosen = order[i]
+                        node = best
+                        depth += 1
+                        if depth >= path_cap:
+                            path_cap *= 2
+                            grown_path = <int32_t*>realloc(path, path_cap * sizeof(int32_t))
+                            if grown_path == NULL:
+                                failed = True
+                                break
+                            path = grown_path
+                        path[depth] = node
+                        # This deal's move: the same action, but the card may
+                        # lie elsewhere than in the deal that made the node.
+                        play(&s, &buf.data[chosen])
+                    if failed:
+                        break
+                    # Roll out to the end of the round, then rollout_rounds more.
+                    stop = (s.turn // players + 1 + rollout_rounds) * players
+                    if s.turn % players == 0:
+                        stop -= players
+                    while not s.winners and s.turn < stop:
+                        if gen(&s, &buf) < 0:
+                            failed = True
+                            break
+                        play(&s, &buf.data[s_rollout_pick(&s, buf.data, buf.n, &x)])
+                    if failed:
+                        break
+                    s_evaluate(&s, temperature, rewards)
+                    for i in range(depth + 1):
+                        node = path[i]
+                        tree.nodes[node].visits += 1
+                        if tree.nodes[node].player >= 0:
+                            tree.nodes[node].reward += rewards[tree.nodes[node].player]
+                    if depth >= 1:
+                        k = tree.nodes[path[1]].hint
+                        for i in range(players):
+                            shares[k * 4 + i] += rewards[i]
+                    done += 1
+            if failed:
+                raise MemoryError()
+            PyErr_CheckSignals()
+        return _s_outcome(&tree, &origin, root_n, shares, players, done)
+    finally:
+        free(buf.data)
+        free(tree.nodes)
+        free(path)
+        free(slot)
+        free(order)
+        free(values)
+        free(shares)
+
+
+cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):
+    """The SearchOutcome of a finished search (search_reference.search's end)."""
+    cdef MoveBuf buf
+    cdef int32_t child, best, index = -1, node
+    cdef int32_t* at = <int32_t*>malloc((root_n + 1) * sizeof(int32_t))
+    cdef const SNode* c
+    cdef const SNode* o
+    cdef int i
+    if at == NULL:
+        raise MemoryError()
+    buf.data = <Move*>malloc(256 * sizeof(Move))
+    buf.cap = 256
+    buf.n = 0
+    try:
+        if buf.data == NULL or gen(origin, &buf) < 0:
+            raise MemoryError()
+        for i in range(root_n):
+            at[i] = -1
+        child = tree.nodes[0].child
+        while child >= 0:
+            at[tree.nodes[child].hint] = child  # a root move keeps its place
+            child = tree.nodes[child].sibling
+        visits = tuple([tree.nodes[at[i]].visits if at[i] >= 0 else 0 for i in range(root_n)])
+        for i in range(root_n):
+            if at[i] < 0:
+                continue
+            if index < 0:
+                index = i
+                continue
+            c = &tree.nodes[at[i]]
+            o = &tree.nodes[at[index]]
+            if c.visits > o.visits or (
+                c.visits == o.visits and c.reward / c.visits > o.reward / o.visits
+            ):
+                index = i
+        if index < 0:
+            return SearchOutcome(
+                0, tuple([1.0 / players] * players), (to_action(&buf.data[0]),), done, visits
+            )
+        node = at[index]
+        win = tuple([shares[index * 4 + i] / tree.nodes[node].visits for i in range(players)])
+        pv = [to_action(&buf.data[index])]
+        while tree.nodes[node].child >= 0:
+            # The child visited most, ties to the better mean, then the oldest
+            # (the children run newest first).
+            best = -1
+            child = tree.nodes[node].child
+            while child >= 0:
+                c = &tree.nodes[child]
+                if best < 0:
+                    best = child
+                else:
+                    o = &tree.nodes[best]
+                    if c.visits > o.visits or (
+                        c.visits == o.visits and c.reward / c.visits >= o.reward / o.visits
+                    ):
+                        best = child
+                child = tree.nodes[child].sibling
+            node = best
+            pv.append(to_action(&tree.nodes[node].move))
+        return SearchOutcome(index, win, tuple(pv), done, visits)
+    finally:
+        free(at)
+        free(buf.data)
+
+
+def _search_parts(Game game):
+    """What the search weighs in ``game``'s state: the prior of each legal move,
+    each seat's heuristic score and the rollout policy's choice with a seed of
+    0 (search_reference.priors, score and _rollout_pick; for the tests)."""
+    cdef MoveBuf buf
+    cdef SAims aims
+    cdef uint64_t x = 0
+    cdef KState s
+    game._made()
+    memcpy(&s, &game.s, sizeof(KState))
+    buf.data = <Move*>malloc(256 * sizeof(Move))
+    buf.cap = 256
+    buf.n = 0
+    try:
+        if buf.data == NULL or gen(&s, &buf) < 0:
+            raise MemoryError()
+        s_aims(&s, &aims)
+        priors = [s_prior(&buf.data[i], &aims) for i in range(buf.n)]
+        scores = [s_score(&s, p) for p in range(s.n_players)]
+        pick = s_rollout_pick(&s, buf.data, buf.n, &x) if buf.n else -1
+        return priors, scores, pick
+    finally:
+        free(buf.data)

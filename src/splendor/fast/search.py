@@ -1,0 +1,263 @@
+"""The strongest built-in bot: information-set search inside the kernel, :class:`SearchBot`.
+
+:class:`SearchBot` runs an information-set Monte Carlo tree search over whole
+turns from its seat's view, like :class:`~splendor.players.ismcts.ISMCTSBot`,
+but every iteration (dealing the unseen cards, walking the tree, the
+rollout, the evaluation, the backup) runs in C inside the compiled kernel,
+with no Python per iteration; where the kernel is not compiled the same
+search runs in pure Python (:mod:`splendor.fast.search_reference`), move for
+move the same, only slower. The algorithm is described there.
+
+The search sees nothing but the view: the unseen cards are dealt again at
+every iteration, so two games that show the seat the same view get the same
+move from a seeded bot.
+
+>>> import splendor
+>>> from splendor.fast.search import SearchBot
+>>> record = splendor.play_game([SearchBot(iterations=200, seed=1), splendor.GreedyBot()], seed=3)
+>>> record.result
+(0,)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from splendor.core.actions import Action
+from splendor.core.views import PlayerView, determinize
+from splendor.errors import InvalidArgumentError
+from splendor.fast import game as _game
+from splendor.fast import search_reference
+from splendor.fast.search_reference import MAX_ITERATIONS, SearchOutcome
+from splendor.players.ismcts import SearchResult, search_repr
+from splendor.players.protocol import check_turn
+
+__all__ = ["MAX_ITERATIONS", "SearchBot", "SearchOutcome"]
+
+if TYPE_CHECKING:
+    _kernel_search = None
+else:
+    _kernel_search = None
+    if _game.COMPILED:
+        from splendor.fast import _kernel
+
+        _kernel_search = _kernel.search
+
+#: The defaults of :class:`SearchBot`'s options.
+_DEFAULTS: Final[dict[str, object]] = {
+    "exploration": 0.25,
+    "widening": 1.5,
+    "rollout_rounds": 0,
+    "temperature": 2.5,
+}
+
+
+def _positive(name: str, value: object) -> float:
+    if type(value) not in (int, float) or not isinstance(value, int | float):
+        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+    if not 0 < value < math.inf:
+        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+    return float(value)
+
+
+class SearchBot:
+    """Information-set Monte Carlo tree search in the compiled kernel.
+
+    Args:
+        iterations: the budget per move in iterations, 1 to
+            :data:`MAX_ITERATIONS`. The default is 5,000 when ``seconds``
+            is not given either.
+        seconds: a budget in seconds per move (wall clock) instead, or as
+            well: the search stops at whichever comes first. A budget in
+            seconds depends on the machine, so moves are no longer
+            reproducible.
+        seed: the seed of the search. With a seed each move is searched
+            from a seed made of it, the seat and the turn, whatever ``rng``
+            the bot is called with; without one the bot draws its seed from
+            the ``rng`` it is given (which :func:`splendor.play_game` seeds).
+        exploration: the UCB1 constant (rewards lie between 0 and 1).
+        widening: a node searches its ``max(2, ceil(widening *
+            sqrt(visits + 1)))`` best moves by the prior.
+        rollout_rounds: whole rounds each rollout plays past the end of the
+            leaf's round before the position is evaluated.
+        temperature: the softmax temperature, in points, that turns the
+            heuristic scores of an unfinished game into shares of a win.
+
+    Raises:
+        InvalidArgumentError: for a budget that is not a positive number (or
+            an iteration budget over :data:`MAX_ITERATIONS`), a seed that is
+            not an int, or an option out of range.
+
+    >>> SearchBot(iterations=1000, seed=2)
+    SearchBot(iterations=1000, seed=2)
+    >>> SearchBot(seconds=0)
+    Traceback (most recent call last):
+    ...
+    splendor.errors.InvalidArgumentError: seconds must be a positive number, got 0
+    """
+
+    #: The name the command line knows this bot by.
+    name: Final = "search"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        seed: int | None = None,
+        *,
+        exploration: float = 0.25,
+        widening: float = 1.5,
+        rollout_rounds: int = 0,
+        temperature: float = 2.5,
+    ) -> None:
+        if iterations is not None and (
+            type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS
+        ):
+            raise InvalidArgumentError(
+                f"iterations must be an int from 1 to {MAX_ITERATIONS:,}, got {iterations!r}"
+            )
+        if seconds is not None:
+            seconds = _positive("seconds", seconds)
+        if seed is not None and type(seed) is not int:
+            raise InvalidArgumentError(f"seed must be an int or None, got {seed!r}")
+        if type(rollout_rounds) is not int or not 0 <= rollout_rounds <= 1000:
+            raise InvalidArgumentError(
+                f"rollout_rounds must be an int from 0 to 1000, got {rollout_rounds!r}"
+            )
+        if iterations is None and seconds is None:
+            iterations = 5000
+        self.iterations: Final = iterations
+        self.seconds: Final = seconds
+        self.seed: Final = seed
+        self.exploration: Final = _positive("exploration", exploration)
+        self.widening: Final = _positive("widening", widening)
+        self.rollout_rounds: Final = rollout_rounds
+        self.temperature: Final = _positive("temperature", temperature)
+        #: The number of iterations the last search ran.
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        if self.seconds is not None:
+            parts.append(f"seconds={self.seconds}")
+        if self.seed is not None:
+            parts.append(f"seed={self.seed}")
+        return search_repr(self, parts, _DEFAULTS)
+
+    def __call__(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> Action:
+        """Search from ``view`` and return the move visited most.
+
+        Args:
+            view: the view of the seat to move.
+            actions: its legal actions (the search lists them itself from
+                the view; the action returned is always one of these).
+            rng: the generator the seed is drawn from when the bot has none.
+
+        Raises:
+            InvalidArgumentError: for a spectator's view, a view of a seat
+                not to move, of a finished game or that no game can reach,
+                actions that are not the view's legal actions, or an ``rng``
+                that is not a :class:`random.Random`.
+        """
+        check_turn(view, actions, rng)
+        if len(actions) == 1:
+            self._check(view)
+            self.last_iterations = 0
+            return actions[0]
+        outcome = self.search(view, rng)
+        found = outcome.pv[0]
+        for action in actions:
+            if action == found:
+                return action
+        raise InvalidArgumentError(
+            f"the actions given are not the view's legal actions: {found} is missing"
+        )
+
+    def analyse(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random, /
+    ) -> SearchResult:
+        """Search from ``view`` as a move does, and say what the search found.
+
+        With a ``seed`` the action is the move the bot plays from this view.
+        ``actions`` are checked as for a move; the search considers all the
+        view's legal moves.
+
+        >>> import random, splendor
+        >>> seen = splendor.view(splendor.new_game(2, seed=1), 0)
+        >>> result = SearchBot(iterations=300, seed=1).analyse(
+        ...     seen, splendor.legal_actions(seen), random.Random(0))
+        >>> result.nodes, len(result.win), round(sum(result.win), 9)
+        (300, 2, 1.0)
+        >>> result.pv[0] == result.action
+        True
+        """
+        check_turn(view, actions, rng)
+        outcome = self.search(view, rng)
+        return SearchResult(outcome.pv[0], outcome.win, outcome.pv, outcome.iterations)
+
+    def _check(self, view: PlayerView) -> int:
+        seat = view.seat
+        if seat is None or view.own is None:
+            raise InvalidArgumentError("SearchBot needs a seat's view, not a spectator's")
+        if view.is_over:
+            raise InvalidArgumentError("the game is over: there is no move to search")
+        if view.current_player != seat:
+            raise InvalidArgumentError(
+                f"it is seat {view.current_player}'s turn, not seat {seat}'s: nothing to search"
+            )
+        return seat
+
+    def search(self, view: PlayerView, rng: random.Random) -> SearchOutcome:
+        """Run the search from ``view`` and return what it found.
+
+        The seed of the search is made of the bot's ``seed``, the seat and
+        the turn when the bot has a seed, else drawn from ``rng``.
+
+        Raises:
+            InvalidArgumentError: as a move does.
+        """
+        seat = self._check(view)
+        if not isinstance(rng, random.Random):
+            raise InvalidArgumentError(f"rng must be a random.Random, got {rng!r}")
+        if self.seed is not None:
+            seeder = random.Random(f"search:{self.seed}:{seat}:{view.turn}")
+        else:
+            seeder = random.Random(rng.getrandbits(64))
+        # The template: any state with this view (the search deals its
+        # unseen cards again at every iteration).
+        template = determinize(view, seeder)
+        seed = seeder.getrandbits(64)
+        iterations = self.iterations if self.iterations is not None else MAX_ITERATIONS
+        if _kernel_search is not None:
+            outcome: SearchOutcome = _kernel_search(
+                _game.Game.from_state(template),
+                seat,
+                iterations,
+                self.seconds,
+                seed,
+                self.exploration,
+                self.widening,
+                self.rollout_rounds,
+                self.temperature,
+            )
+        else:
+            outcome = search_reference.search(
+                template,
+                seat,
+                iterations=iterations,
+                seconds=self.seconds,
+                seed=seed,
+                exploration=self.exploration,
+                widening=self.widening,
+                rollout_rounds=self.rollout_rounds,
+                temperature=self.temperature,
+            )
+        self.last_iterations = outcome.iterations
+        return outcome

@@ -1,0 +1,274 @@
+"""The search of :class:`splendor.fast.search.SearchBot`: the kernel's and its pure twin's.
+
+The compiled search and :mod:`splendor.fast.search_reference` must find the
+same thing (the same move, visits, shares and principal variation) from the
+same template and seed; the search must see only the seat's view; and bad
+budgets, views and actions get the library's error.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import attrs
+import pytest
+
+import splendor
+from splendor import GameState, InvalidArgumentError, legal_actions, view
+from splendor.core.views import determinize
+from splendor.fast import search_reference
+from splendor.fast.search import MAX_ITERATIONS, SearchBot
+from splendor.fast.search_reference import SearchOutcome
+from tests.kernel.conftest import implementation
+from tests.strategies import seeded_position
+
+OPTIONS = {"exploration": 0.25, "widening": 1.5, "rollout_rounds": 0, "temperature": 2.5}
+
+
+def positions() -> Iterator[GameState]:
+    """Unfinished positions of 2 to 4 players, early, middle and late, many
+    with blind reserves held by a player other than the one to move."""
+    for players in (2, 3, 4):
+        for seed in range(4):
+            for turns in (0, 13, 37, 61):
+                state = seeded_position(players, seed, seed + 100, turns, buy_bias=0.3)
+                if not state.is_over:
+                    yield state
+
+
+def hidden_reserves(state: GameState) -> int:
+    """The blind reserves of the players other than the one to move."""
+    return sum(
+        sum(player.reserved_blind)
+        for seat, player in enumerate(state.players)
+        if seat != state.current_player
+    )
+
+
+POSITIONS = list(positions())
+
+
+def test_the_positions_cover_what_the_deal_hides() -> None:
+    assert {len(state.players) for state in POSITIONS} == {2, 3, 4}
+    assert sum(1 for state in POSITIONS if hidden_reserves(state)) >= 5
+
+
+def kernel_search(
+    template: GameState, seat: int, iterations: int, seed: int, **options: float
+) -> SearchOutcome:
+    kernel = implementation("kernel")
+    merged = {**OPTIONS, **options}
+    outcome = kernel.search(
+        kernel.Game.from_state(template),
+        seat,
+        iterations,
+        None,
+        seed,
+        merged["exploration"],
+        merged["widening"],
+        int(merged["rollout_rounds"]),
+        merged["temperature"],
+    )
+    assert isinstance(outcome, SearchOutcome)
+    return outcome
+
+
+def pure_search(
+    template: GameState, seat: int, iterations: int, seed: int, **options: float
+) -> SearchOutcome:
+    merged = {**OPTIONS, **options}
+    return search_reference.search(
+        template,
+        seat,
+        iterations=iterations,
+        seconds=None,
+        seed=seed,
+        exploration=merged["exploration"],
+        widening=merged["widening"],
+        rollout_rounds=int(merged["rollout_rounds"]),
+        temperature=merged["temperature"],
+    )
+
+
+@pytest.mark.parametrize("k", range(0, len(POSITIONS), 3))
+def test_the_kernel_finds_what_the_pure_search_finds(k: int) -> None:
+    state = POSITIONS[k]
+    seat = state.current_player
+    template = determinize(view(state, seat), random.Random(k))
+    options: list[dict[str, float]] = [
+        {},
+        {"rollout_rounds": 2},
+        {"exploration": 0.7, "widening": 0.8, "temperature": 1.0},
+    ]
+    for number, extra in enumerate(options):
+        expected = pure_search(template, seat, 120, k * 10 + number, **extra)
+        found = kernel_search(template, seat, 120, k * 10 + number, **extra)
+        assert found == expected
+        assert found.iterations == 120
+        assert sum(found.visits) == 120
+        assert found.pv[0] == legal_actions(state)[found.index]
+        assert sum(found.win) == pytest.approx(1.0)
+
+
+def test_every_root_move_gets_searched_with_a_budget_that_allows_it() -> None:
+    state = POSITIONS[0]
+    seat = state.current_player
+    outcome = kernel_search(state, seat, 20_000, 3)
+    assert len(outcome.visits) == len(legal_actions(state))
+    # Progressive widening admits every move by about (n / 1.5) ** 2 visits.
+    assert min(outcome.visits) >= 1
+    assert outcome.visits[outcome.index] == max(outcome.visits)
+
+
+@pytest.mark.parametrize("k", range(1, len(POSITIONS), 4))
+def test_only_the_view_matters(k: int) -> None:
+    """Two states with the same view get the same search: the hidden cards are dealt anew."""
+    state = POSITIONS[k]
+    seat = state.current_player
+    seen = view(state, seat)
+    other = determinize(seen, random.Random(99))
+    assert view(other, seat) == seen
+    if state.decks[0] and len(state.decks[0]) > 1:
+        assert other != state  # the deck order (at least) differs
+    for search in (kernel_search, pure_search):
+        assert search(state, seat, 150, 5) == search(other, seat, 150, 5)
+    bot = SearchBot(iterations=150, seed=4)
+    rng = random.Random(0)
+    assert bot(seen, legal_actions(seen), rng) == bot(view(other, seat), legal_actions(seen), rng)
+
+
+def test_a_different_view_can_change_the_move() -> None:
+    """The search reads the view: the same seed on different positions finds different moves."""
+    moves = set()
+    for state in POSITIONS[:12]:
+        outcome = kernel_search(state, state.current_player, 300, 1)
+        moves.add(str(outcome.pv[0]))
+    assert len(moves) > 3
+
+
+def test_a_seeded_bot_is_reproducible_and_the_seed_matters() -> None:
+    state = POSITIONS[5]
+    seen = view(state, state.current_player)
+    actions = legal_actions(seen)
+    first = SearchBot(iterations=400, seed=1).search(seen, random.Random(0))
+    again = SearchBot(iterations=400, seed=1).search(seen, random.Random(1))
+    assert first == again
+    others = {
+        SearchBot(iterations=400, seed=s).search(seen, random.Random(0)).visits for s in range(2, 6)
+    }
+    assert len(others | {first.visits}) > 1
+    # Without a seed the bot draws its seed from the rng it is given.
+    unseeded = SearchBot(iterations=400)
+    assert unseeded.search(seen, random.Random(7)) == unseeded.search(seen, random.Random(7))
+    assert unseeded(seen, actions, random.Random(7)) in actions
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    state = POSITIONS[2]
+    seen = view(state, state.current_player)
+    bot = SearchBot(seconds=0.05, seed=1)
+    outcome = bot.search(seen, random.Random(0))
+    assert 1 <= outcome.iterations < MAX_ITERATIONS
+    assert bot.last_iterations == outcome.iterations
+    # Whichever budget comes first: the iterations here.
+    assert (
+        SearchBot(iterations=7, seconds=100.0, seed=1).search(seen, random.Random(0)).iterations
+        == 7
+    )
+
+
+def test_the_pure_fallback_plays_the_same_moves() -> None:
+    """With SPLENDOR_PURE=1 the bot runs the pure search: the same moves as the kernel."""
+    implementation("kernel")
+    script = (
+        "import random, splendor\n"
+        "from splendor.fast import COMPILED\n"
+        "from splendor.fast.search import SearchBot\n"
+        "assert not COMPILED\n"
+        "bots = [SearchBot(iterations=60, seed=2), splendor.GreedyBot()]\n"
+        "record = splendor.play_game(bots, seed=5, max_turns=12)\n"
+        "print(' '.join(str(a) for a in record.actions))\n"
+    )
+    env = {**os.environ, "SPLENDOR_PURE": "1"}
+    pure = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout.strip()
+    record = splendor.play_game(
+        [SearchBot(iterations=60, seed=2), splendor.GreedyBot()], seed=5, max_turns=12
+    )
+    assert pure == " ".join(str(a) for a in record.actions)
+
+
+def test_it_beats_the_greedy_bot() -> None:
+    """Not a measure of strength (benchmarks/strength.py is): the search plays to win."""
+    won = 0
+    for deal in range(3):
+        for seat in range(2):
+            bots: list[splendor.Bot] = [splendor.GreedyBot(), splendor.GreedyBot()]
+            bots[seat] = SearchBot(iterations=1500, seed=deal)
+            won += seat in (splendor.play_game(bots, seed=deal).result or ())
+    assert won >= 5
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"iterations": 0}, "iterations must be an int from 1"),
+        ({"iterations": MAX_ITERATIONS + 1}, "iterations must be an int from 1"),
+        ({"iterations": True}, "iterations must be an int"),
+        ({"iterations": 2.0}, "iterations must be an int"),
+        ({"seconds": 0}, "seconds must be a positive number"),
+        ({"seconds": -1.0}, "seconds must be a positive number"),
+        ({"seconds": float("nan")}, "seconds must be a positive number"),
+        ({"seconds": float("inf")}, "seconds must be a positive number"),
+        ({"seconds": "1"}, "seconds must be a positive number"),
+        ({"seed": 1.5}, "seed must be an int"),
+        ({"exploration": 0.0}, "exploration must be a positive number"),
+        ({"widening": -1}, "widening must be a positive number"),
+        ({"temperature": float("nan")}, "temperature must be a positive number"),
+        ({"rollout_rounds": -1}, "rollout_rounds must be an int from 0"),
+        ({"rollout_rounds": 1001}, "rollout_rounds must be an int from 0"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        SearchBot(**options)  # type: ignore[arg-type]  # the wrong types are the point
+
+
+def test_bad_views_and_actions_are_refused() -> None:
+    state = POSITIONS[3]
+    seat = state.current_player
+    seen = view(state, seat)
+    actions = legal_actions(seen)
+    bot = SearchBot(iterations=50, seed=1)
+    rng = random.Random(0)
+    with pytest.raises(InvalidArgumentError, match="spectator"):
+        bot(view(state, None), actions, rng)
+    with pytest.raises(InvalidArgumentError, match="turn"):
+        bot(view(state, (seat + 1) % len(state.players)), actions, rng)
+    # The actions of another game's view.
+    elsewhere = view(splendor.new_game(len(state.players), seed=12345), 0)
+    if elsewhere.current_player == seat:
+        with pytest.raises(InvalidArgumentError):
+            bot(seen, legal_actions(elsewhere)[:3], rng)
+    with pytest.raises(InvalidArgumentError, match="rng"):
+        bot.search(seen, 5)  # type: ignore[arg-type]  # not a generator
+    # A view no game can reach: a card both face up and in a hand.
+    card = next(card for row in seen.board for card in row if card is not None)
+    own = seen.own
+    assert own is not None
+    broken = attrs.evolve(seen, own=attrs.evolve(own, reserved=(*own.reserved, card)))
+    with pytest.raises(InvalidArgumentError, match="impossible view"):
+        bot.search(broken, rng)
+    over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
+    with pytest.raises(InvalidArgumentError):
+        bot.search(view(over, over.current_player), rng)
