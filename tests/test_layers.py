@@ -54,6 +54,9 @@ HOOKS: Final = frozenset(
         # shows, drawn on demand.
         ("splendor.core.state", "splendor.draw.svg"),
         ("splendor.core.views", "splendor.draw.svg"),
+        # BOTS["search"]: SearchBot runs in the kernel, above the players,
+        # and is imported when a bot spec first names it.
+        ("splendor.players.bots", "splendor.fast.search"),
     }
 )
 

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from splendor.formats.record_text import format_record, parse_record
     from splendor.formats.serialization import from_json, to_json
     from splendor.players.bots import Bot, GreedyBot, RandomBot, play_game
+    from splendor.fast.search import SearchBot
     from splendor.players.ismcts import ISMCTSBot
     from splendor.schema import FORMAT_VERSION, json_schema
 
@@ -86,6 +87,7 @@ __all__ = [
     "Reserve",
     "ReserveFromDeck",
     "Rules",
+    "SearchBot",
     "SerializationError",
     "SplendorError",
     "Take",
@@ -121,6 +123,7 @@ _LAZY: dict[str, str] = {
     "RandomBot": "splendor.players.bots",
     "play_game": "splendor.players.bots",
     "ISMCTSBot": "splendor.players.ismcts",
+    "SearchBot": "splendor.fast.search",
     "format_action": "splendor.formats.notation",
     "format_record": "splendor.formats.record_text",
     "parse_action": "splendor.formats.notation",

@@ -216,7 +216,8 @@ def test_play_game_checks_max_turns_and_names() -> None:
 
 
 def test_load_bot_knows_the_built_in_bots_and_module_paths() -> None:
-    assert sorted(BOTS) == ["greedy", "ismcts", "random"]
+    assert sorted(BOTS) == ["greedy", "ismcts", "random", "search"]
+    assert type(load_bot("search:iterations=10")).__name__ == "SearchBot"
     assert isinstance(load_bot("random"), RandomBot)
     assert isinstance(load_bot("splendor.players.bots:GreedyBot"), GreedyBot)
     assert load_bot("tests.players.test_bots:first") is first

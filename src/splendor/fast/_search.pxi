@@ -7,7 +7,7 @@
 # the same figures. tests/kernel/test_search.py compares them. Included into
 # _kernel.pyx.
 
-from libc.math cimport ceil, exp, log, sqrt
+from libc.math cimport INFINITY, ceil, exp, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint32_t
 from libc.stdlib cimport calloc
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -396,11 +396,23 @@ cdef inline void s_deal(KState* s, const SDeal* d, uint64_t* x) noexcept nogil:
 cdef int s_rank(const Move* moves, Py_ssize_t n, const SAims* a, double* values, int32_t* order, int width) noexcept nogil:
     """search_reference._ranked: the first ``width`` of the moves by prior,
     ties in the listing's order, into order; returns how many."""
-    cdef Py_ssize_t i, j
-    cdef int32_t tmp
+    cdef Py_ssize_t i, j, best
     cdef double v
+    cdef int k
     for i in range(n):
         values[i] = s_prior(&moves[i], a)
+    if width < 8 and width < n:
+        # A few of many: pick the best, then the next best, ...
+        for k in range(width):
+            best = -1
+            for i in range(n):
+                if best >= 0 and values[i] <= values[best]:
+                    continue
+                best = i
+            order[k] = <int32_t>best
+            values[best] = -INFINITY  # taken (a prior is finite)
+        return width
+    for i in range(n):
         # Insertion: after every earlier move of at least the same value.
         j = i
         v = values[i]
@@ -458,6 +470,10 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
     cdef int64_t done = 0, stop, depth, chunk_end
     cdef Py_ssize_t j, n, cap = 1024, path_cap = 1024
     cdef int32_t* grown_path
+    cdef Move* moves
+    cdef Move* root_moves = NULL
+    cdef int32_t* ranked
+    cdef int32_t* root_order = NULL
     game._made()
     memcpy(&origin, &game.s, sizeof(KState))
     players = origin.n_players
@@ -478,6 +494,15 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
         if gen(&origin, &buf) < 0:
             raise MemoryError()
         root_n = <int32_t>buf.n
+        if root_n > cap and s_grow(&cap, root_n, &slot, &order, &values) < 0:
+            raise MemoryError()
+        root_moves = <Move*>malloc(root_n * sizeof(Move))
+        root_order = <int32_t*>malloc(root_n * sizeof(int32_t))
+        if root_moves == NULL or root_order == NULL:
+            raise MemoryError()
+        memcpy(root_moves, buf.data, root_n * sizeof(Move))
+        s_aims(&origin, &aims)
+        s_rank(root_moves, root_n, &aims, values, root_order, root_n)
         shares = <double*>calloc(root_n * 4 + 4, sizeof(double))
         if shares == NULL:
             raise MemoryError()
@@ -498,45 +523,62 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                     depth = 0
                     path[0] = 0
                     while not s.winners:
-                        if gen(&s, &buf) < 0:
-                            failed = True
-                            break
-                        n = buf.n
-                        if n > cap and s_grow(&cap, n, &slot, &order, &values) < 0:
-                            failed = True
-                            break
-                        # Where each child's move stands in this listing (-1 for none).
-                        for j in range(n):
-                            slot[j] = -1
-                        child = tree.nodes[node].child
-                        while child >= 0:
-                            k = tree.nodes[child].hint
-                            if not (k < n and same_move(&buf.data[k], &tree.nodes[child].move)):
-                                k = -1
-                                for j in range(n):
-                                    if same_move(&buf.data[j], &tree.nodes[child].move):
-                                        k = <int>j
-                                        break
-                                if k >= 0:
-                                    tree.nodes[child].hint = k
-                            if k >= 0:
-                                slot[k] = child
-                            child = tree.nodes[child].sibling
                         width = <int>ceil(widening * sqrt(<double>tree.nodes[node].visits + 1))
                         if width < 2:
                             width = 2
-                        s_aims(&s, &aims)
-                        n_cand = s_rank(buf.data, n, &aims, values, order, width)
+                        if node == 0:
+                            # The root: the same moves and ranking in every deal.
+                            moves = root_moves
+                            n = root_n
+                            ranked = root_order
+                            for j in range(n):
+                                slot[j] = -1
+                            child = tree.nodes[0].child
+                            while child >= 0:
+                                slot[tree.nodes[child].hint] = child
+                                child = tree.nodes[child].sibling
+                        else:
+                            if gen(&s, &buf) < 0:
+                                failed = True
+                                break
+                            moves = buf.data
+                            n = buf.n
+                            if n > cap and s_grow(&cap, n, &slot, &order, &values) < 0:
+                                failed = True
+                                break
+                            # Where each child's move stands in this listing (-1 for none).
+                            for j in range(n):
+                                slot[j] = -1
+                            child = tree.nodes[node].child
+                            while child >= 0:
+                                k = tree.nodes[child].hint
+                                if not (k < n and same_move(&moves[k], &tree.nodes[child].move)):
+                                    k = -1
+                                    for j in range(n):
+                                        if same_move(&moves[j], &tree.nodes[child].move):
+                                            k = <int>j
+                                            break
+                                    if k >= 0:
+                                        tree.nodes[child].hint = k
+                                if k >= 0:
+                                    slot[k] = child
+                                child = tree.nodes[child].sibling
+                            s_aims(&s, &aims)
+                            ranked = order
+                        if node == 0:
+                            n_cand = width if width < n else <int>n
+                        else:
+                            n_cand = s_rank(moves, n, &aims, values, order, width)
                         fresh = -1
                         for i in range(n_cand):
-                            if slot[order[i]] < 0:
-                                fresh = order[i]
+                            if slot[ranked[i]] < 0:
+                                fresh = ranked[i]
                                 break
                         if fresh >= 0:
                             for i in range(n_cand):
-                                if slot[order[i]] >= 0:
-                                    tree.nodes[slot[order[i]]].available += 1
-                            child = s_new(&tree, &buf.data[fresh], s.current)
+                                if slot[ranked[i]] >= 0:
+                                    tree.nodes[slot[ranked[i]]].available += 1
+                            child = s_new(&tree, &moves[fresh], s.current)
                             if child < 0:
                                 failed = True
                                 break
@@ -546,12 +588,12 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                             tree.nodes[node].child = child
                             depth += 1
                             path[depth] = child
-                            play(&s, &buf.data[fresh])
+                            play(&s, &moves[fresh])
                             break
                         best = -1
                         best_value = 0.0
                         for i in range(n_cand):
-                            child = slot[order[i]]
+                            child = slot[ranked[i]]
                             tree.nodes[child].available += 1
                             value = tree.nodes[child].reward / tree.nodes[child].visits + exploration * sqrt(
                                 log(<double>tree.nodes[child].available) / tree.nodes[child].visits
@@ -559,7 +601,7 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                             if best < 0 or value > best_value:
                                 best_value = value
                                 best = child
-                                chosen = order[i]
+                                chosen = ranked[i]
                         node = best
                         depth += 1
                         if depth >= path_cap:
@@ -572,7 +614,7 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                         path[depth] = node
                         # This deal's move: the same action, but the card may
                         # lie elsewhere than in the deal that made the node.
-                        play(&s, &buf.data[chosen])
+                        play(&s, &moves[chosen])
                     if failed:
                         break
                     # Roll out to the end of the round, then rollout_rounds more.
@@ -609,6 +651,8 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
         free(order)
         free(values)
         free(shares)
+        free(root_moves)
+        free(root_order)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):

@@ -14,7 +14,7 @@ move from a seeded bot.
 
 >>> import splendor
 >>> from splendor.fast.search import SearchBot
->>> record = splendor.play_game([SearchBot(iterations=200, seed=1), splendor.GreedyBot()], seed=3)
+>>> record = splendor.play_game([SearchBot(iterations=2000, seed=1), splendor.GreedyBot()], seed=3)
 >>> record.result
 (0,)
 """
@@ -48,9 +48,9 @@ else:
 
 #: The defaults of :class:`SearchBot`'s options.
 _DEFAULTS: Final[dict[str, object]] = {
-    "exploration": 0.25,
-    "widening": 1.5,
-    "rollout_rounds": 0,
+    "exploration": 0.15,
+    "widening": 1.0,
+    "rollout_rounds": 4,
     "temperature": 2.5,
 }
 
@@ -108,9 +108,9 @@ class SearchBot:
         seconds: float | None = None,
         seed: int | None = None,
         *,
-        exploration: float = 0.25,
-        widening: float = 1.5,
-        rollout_rounds: int = 0,
+        exploration: float = 0.15,
+        widening: float = 1.0,
+        rollout_rounds: int = 4,
         temperature: float = 2.5,
     ) -> None:
         if iterations is not None and (

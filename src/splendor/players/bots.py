@@ -326,9 +326,23 @@ def _best(actions: Sequence[_A], value: Callable[[_A], float], rng: random.Rando
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
+def _search_bot(**options: object) -> Bot:
+    """A :class:`~splendor.fast.search.SearchBot` with ``options``.
+
+    The search runs in the compiled kernel, a layer above the players: its
+    module is imported on first use (the hook ``tests/test_layers.py`` lists).
+    """
+    from splendor.fast.search import SearchBot
+
+    # SearchBot checks its options itself, with the library's error.
+    return cast(Callable[..., Bot], SearchBot)(**options)
+
+
+_search_bot.__name__ = "SearchBot"
+
 #: The built-in bots by the names the command line knows them by.
-BOTS: Final[Mapping[str, Callable[[], Bot]]] = MappingProxyType(
-    {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot}
+BOTS: Final[Mapping[str, Callable[..., Bot]]] = MappingProxyType(
+    {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot, "search": _search_bot}
 )
 
 _Options = dict[str, int | float | bool | str]
