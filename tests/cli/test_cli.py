@@ -315,7 +315,7 @@ def test_play_against_a_level_seats_its_bot() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--level", "0"], "unknown level 0: the levels are 1 to 7"),
+        (["--level", "0"], "unknown level 0: the levels are 1 to 9"),
         (["--level", "99"], "unknown level 99: the levels are 1 to 7"),
         (["--level", "x"], "unknown level 'x': the levels are 1 to 7"),
         (["--level", "2", "--bots", "random"], "as --bots or as --level, not both"),
@@ -665,7 +665,7 @@ def test_the_help_says_what_the_bots_option_takes(capsys: pytest.CaptureFixture[
             main(argv)
     text = " ".join(capsys.readouterr().out.split())
     assert "one for every seat" not in text
-    assert "one bot for all seats, or one per seat: greedy, ismcts, random or module:name" in text
+    assert "one bot for all seats, or one per seat: greedy, ismcts, random, search or module:name" in text
     assert "module:name (default: greedy in seat 0 and random in the others)" in text
     assert "one bot for all other seats, or one per other seat" in text
 

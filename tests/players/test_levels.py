@@ -8,7 +8,15 @@ import random
 
 import pytest
 
-from splendor import GreedyBot, InvalidArgumentError, ISMCTSBot, RandomBot, legal_actions, view
+from splendor import (
+    GreedyBot,
+    InvalidArgumentError,
+    ISMCTSBot,
+    RandomBot,
+    SearchBot,
+    legal_actions,
+    view,
+)
 from splendor.arena.tournament import round_robin
 from splendor.players import _level_table
 from splendor.players.bots import load_bot, parse_bot_spec
@@ -17,7 +25,7 @@ from tests.builders import deal
 
 
 def test_every_level_is_a_measured_step_above_the_one_below() -> None:
-    assert 6 <= len(LEVELS) <= 8
+    assert 8 <= len(LEVELS) <= 10
     assert [level.number for level in LEVELS] == list(range(1, len(LEVELS) + 1))
     for level in LEVELS:
         # Measured for this very setting: a changed spec has no rating until calibrated.
@@ -45,7 +53,7 @@ def test_each_level_has_a_bounded_time_per_move() -> None:
     for level in LEVELS:
         assert 0 < level.cpu_per_move <= 0.25, level
         name, options = parse_bot_spec(level.spec)
-        if name == "ismcts":
+        if name in ("ismcts", "search"):
             # Bounded twice: iterations (reproducible moves) and a cap in seconds.
             assert isinstance(options["iterations"], int)
             assert 0 < float(options["seconds"]) <= 3.0
@@ -69,22 +77,25 @@ def test_the_levels_run_from_random_through_greedy_to_search() -> None:
     randomness = [bot.randomness for bot in greedy if isinstance(bot, GreedyBot)]
     assert randomness == sorted(randomness, reverse=True)
     assert randomness[-1] == 0
-    searches = [level_bot(n) for n in range(6, len(LEVELS) + 1)]
-    assert all(isinstance(bot, ISMCTSBot) for bot in searches)
-    budgets = [bot.iterations or 0 for bot in searches if isinstance(bot, ISMCTSBot)]
-    assert budgets == sorted(budgets)
-    assert len(set(budgets)) == len(budgets)
+    ismcts = [level_bot(n) for n in (6, 7)]
+    assert all(isinstance(bot, ISMCTSBot) for bot in ismcts)
+    kernel = [level_bot(n) for n in range(8, len(LEVELS) + 1)]
+    assert all(isinstance(bot, SearchBot) for bot in kernel)
+    for searches in (ismcts, kernel):
+        budgets = [getattr(bot, "iterations", 0) or 0 for bot in searches]
+        assert budgets == sorted(budgets)
+        assert len(set(budgets)) == len(budgets)
 
 
 @pytest.mark.parametrize(
     "spec", ["level:0", "level:99", "level:x", "level:", "level:-1", "level:1.0", "level: 3"]
 )
 def test_load_bot_refuses_a_level_that_does_not_exist(spec: str) -> None:
-    with pytest.raises(InvalidArgumentError, match=r"unknown level .*: the levels are 1 to 7"):
+    with pytest.raises(InvalidArgumentError, match=r"unknown level .*: the levels are 1 to 9"):
         load_bot(spec)
 
 
-@pytest.mark.parametrize("number", [0, 8, -1, 99, "5", 5.0, True, None])
+@pytest.mark.parametrize("number", [0, 10, -1, 99, "5", 5.0, True, None])
 def test_level_bot_refuses_what_is_not_a_level(number: object) -> None:
     with pytest.raises(InvalidArgumentError, match="unknown level"):
         level_bot(number)  # type: ignore[arg-type]  # refused on purpose

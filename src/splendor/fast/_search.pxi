@@ -252,6 +252,72 @@ cdef double s_score(const KState* s, int p) noexcept nogil:
     return value + SW_REACH * (first + 0.5 * second)
 
 
+cdef enum:
+    # The most layers of a value network the search evaluates.
+    S_MAX_LAYERS = 6
+
+ctypedef struct SNet:
+    # A value network (splendor.fast.network.ValueNetwork): its layer sizes,
+    # pointers into its payload (float32 weights, row-major, then biases, per
+    # layer), the observation row it reads and two scratch rows.
+    int n_layers
+    int sizes[S_MAX_LAYERS + 1]
+    const float* w[S_MAX_LAYERS]
+    const float* b[S_MAX_LAYERS]
+    float* row
+    Py_ssize_t row_size
+    int slots
+    int shown
+    double* a
+    double* z
+
+
+cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
+    """splendor.fast.network.evaluate of the observation of the seat to move,
+    rotated back to seat order (search_reference._evaluate)."""
+    cdef int seat = s.current
+    cdef int n = s.n_players
+    cdef int layer, i, j, inputs, outputs, k
+    cdef double x, top, total
+    cdef double* cur = net.a
+    cdef double* nxt = net.z
+    cdef double* swap
+    cdef const float* w
+    write_observation(s, seat, NULL, 0, net.row, net.row_size, net.slots, net.shown)
+    inputs = net.sizes[0]
+    for i in range(inputs):
+        cur[i] = net.row[i]
+    for layer in range(net.n_layers):
+        outputs = net.sizes[layer + 1]
+        for j in range(outputs):
+            nxt[j] = net.b[layer][j]
+        for i in range(inputs):
+            x = cur[i]
+            if x != 0.0:
+                w = &net.w[layer][i * outputs]
+                for j in range(outputs):
+                    nxt[j] += x * <double>w[j]
+        if layer < net.n_layers - 1:
+            for j in range(outputs):
+                if not nxt[j] > 0.0:
+                    nxt[j] = 0.0
+        swap = cur
+        cur = nxt
+        nxt = swap
+        inputs = outputs
+    top = cur[0]
+    for k in range(1, n):
+        if cur[k] > top:
+            top = cur[k]
+    for k in range(n):
+        nxt[k] = exp(cur[k] - top)
+    total = 0.0
+    for k in range(n):
+        total += nxt[k]
+    for k in range(n):
+        rewards[(seat + k) % n] = nxt[k] / total
+
+
 cdef void s_evaluate(const KState* s, double temperature, double* rewards) noexcept nogil:
     """search_reference._evaluate."""
     cdef int i, n = s.n_players, winners = 0
@@ -448,8 +514,9 @@ cdef inline double s_clock() noexcept nogil:
 
 
 def search(Game game, int seat, int64_t iterations, seconds, seed, double exploration,
-           double widening, int rollout_rounds, double temperature):
-    """Search from game (see splendor.fast.search_reference.search)."""
+           double widening, int rollout_rounds, double temperature, network=None):
+    """Search from game (see splendor.fast.search_reference.search); ``network``
+    is a splendor.fast.network.ValueNetwork for the game's players, or None."""
     cdef KState origin
     cdef KState s
     cdef MoveBuf buf
@@ -474,9 +541,54 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
     cdef Move* root_moves = NULL
     cdef int32_t* ranked
     cdef int32_t* root_order = NULL
+    cdef SNet net
+    cdef bint use_net = network is not None
+    cdef const unsigned char[::1] payload
+    cdef Py_ssize_t offset, widest
+    cdef int layer
     game._made()
     memcpy(&origin, &game.s, sizeof(KState))
     players = origin.n_players
+    net.row = NULL
+    net.a = NULL
+    net.z = NULL
+    if use_net:
+        sizes = tuple(network.sizes)
+        net.slots = game._rules.reserve_limit
+        net.shown = game._rules.nobles(players)
+        net.row_size = observation_size(players, net.slots, net.shown)
+        if (
+            network.players != players or len(sizes) < 2 or len(sizes) > S_MAX_LAYERS + 1
+            or sizes[0] != net.row_size - 1 - 2 * A_COUNT
+        ):
+            raise InvalidArgumentError(
+                f"the network evaluates {network.players}-player positions of {sizes[0]} "
+                f"inputs, not this game's ({players} players, "
+                f"{net.row_size - 1 - 2 * A_COUNT} inputs under its rules)"
+            )
+        payload = network.payload()
+        net.n_layers = len(sizes) - 1
+        widest = 0
+        offset = 0
+        for layer in range(net.n_layers + 1):
+            net.sizes[layer] = sizes[layer]
+            if sizes[layer] > widest:
+                widest = sizes[layer]
+        for layer in range(net.n_layers):
+            net.w[layer] = <const float*>&payload[offset]
+            offset += 4 * sizes[layer] * sizes[layer + 1]
+            net.b[layer] = <const float*>&payload[offset]
+            offset += 4 * sizes[layer + 1]
+        if offset != payload.shape[0]:
+            raise InvalidArgumentError("the network's payload does not fit its sizes")
+        net.row = <float*>malloc(net.row_size * sizeof(float))
+        net.a = <double*>malloc((widest + players) * sizeof(double))
+        net.z = <double*>malloc((widest + players) * sizeof(double))
+        if net.row == NULL or net.a == NULL or net.z == NULL:
+            free(net.row)
+            free(net.a)
+            free(net.z)
+            raise MemoryError()
     s_prepare_deal(&origin, seat, &deal)
     buf.data = <Move*>malloc(256 * sizeof(Move))
     buf.cap = 256
@@ -628,7 +740,10 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                         play(&s, &buf.data[s_rollout_pick(&s, buf.data, buf.n, &x)])
                     if failed:
                         break
-                    s_evaluate(&s, temperature, rewards)
+                    if use_net and not s.winners:
+                        s_network(&s, &net, rewards)
+                    else:
+                        s_evaluate(&s, temperature, rewards)
                     for i in range(depth + 1):
                         node = path[i]
                         tree.nodes[node].visits += 1
@@ -653,6 +768,9 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
         free(shares)
         free(root_moves)
         free(root_order)
+        free(net.row)
+        free(net.a)
+        free(net.z)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):

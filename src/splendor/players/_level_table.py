@@ -92,6 +92,18 @@ SETTINGS: Final[tuple[tuple[int, str, str, str], ...]] = (
         "ismcts:iterations=250,seconds=3.0",
         "searches 250 iterations of information-set Monte Carlo tree search a move",
     ),
+    (
+        8,
+        "Master",
+        "search:iterations=1500,seconds=1.0",
+        "searches 1,500 iterations a move in the compiled kernel (SearchBot)",
+    ),
+    (
+        9,
+        "Grandmaster",
+        "search:iterations=15000,seconds=2.0",
+        "searches 15,000 iterations a move in the compiled kernel (SearchBot), the strongest",
+    ),
 )
 
 # BEGIN MEASURED (written by benchmarks/levels.py)

@@ -22,7 +22,7 @@ True
 >>> level_bot(0)
 Traceback (most recent call last):
 ...
-splendor.errors.InvalidArgumentError: unknown level 0: the levels are 1 to 7
+splendor.errors.InvalidArgumentError: unknown level 0: the levels are 1 to 9
 """
 
 from __future__ import annotations
