@@ -16,6 +16,7 @@ import math
 import struct
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import attrs
@@ -257,17 +258,32 @@ def test_a_payload_too_large_is_refused_before_it_is_read(tmp_path: Path, good: 
     assert "more than 16,777,216" in refusal(tmp_path, joined(header, payload))
 
 
-def test_a_player_count_with_no_shipped_file_is_refused() -> None:
-    root = SHIPPED.parent
-    missing = [n for n in (2, 3, 4) if not (root / f"value-{n}p.net").exists()]
-    assert missing, "every player count has a shipped network: test another way"
-    for players in missing:
+def test_a_player_count_with_no_shipped_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The package's data folder seen as one holding the 2-player file alone.
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "value-2p.net").write_bytes(SHIPPED.read_bytes())
+    monkeypatch.setattr(net, "resources", types.SimpleNamespace(files=lambda _: tmp_path))
+    assert load_network(2) == load_network(2, SHIPPED)
+    for players in (3, 4):
         with pytest.raises(WeightsError, match=f"no value network is shipped for {players}"):
             load_network(players)
     bad: object
     for bad in (1, 5, "2", True):
         with pytest.raises(InvalidArgumentError, match="2 to 4 players"):
             load_network(bad)  # type: ignore[arg-type]  # refused at run time
+
+
+def test_every_shipped_network_loads() -> None:
+    shipped = sorted(SHIPPED.parent.glob("value-*p.net"))
+    assert SHIPPED in shipped
+    for path in shipped:
+        players = int(path.name[len("value-") : -len("p.net")])
+        network = load_network(players)
+        assert network.sizes[0] == input_size(players)
+        assert network.sizes[-1] == players
+        assert path.stat().st_size < 1_100_000
 
 
 def test_a_file_that_does_not_exist_is_refused(tmp_path: Path) -> None:
