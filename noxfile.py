@@ -209,6 +209,18 @@ def train(session: nox.Session) -> None:
     session.run("python", "examples/train_linear_agent.py", *session.posargs)
 
 
+@nox.session(name="train-value", default=False)
+def train_value(session: nox.Session) -> None:
+    """Train the value network of splendor.fast.network and write its weights file.
+
+    Resumes from its state in ``.train/`` (data, checkpoint, log); arguments
+    go to ``training/train_value.py`` (``-- --help``), ``-- --players 3``
+    for three players.
+    """
+    install_project(session, "rl", *group("train"))
+    session.run("python", "training/train_value.py", *session.posargs)
+
+
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""

@@ -2,10 +2,11 @@
 
 ``python tools/check_dist.py dist`` exits non-zero, naming what is missing,
 unless the folder holds exactly one wheel and one sdist of splendor-rules,
-each with the licence, the typing marker, the card and noble data and the
-JSON schema, a wheel with the compiled kernel tagged ``manylinux`` (the only
-Linux binary wheels PyPI takes), and the wheel's metadata has the licence expression, the
-project's links and a README that does not point into the repository.
+each with the licence, the typing marker, the card and noble data, the
+value network's weights and the JSON schema, a wheel with the compiled
+kernel tagged ``manylinux`` (the only Linux binary wheels PyPI takes), and
+the wheel's metadata has the licence expression, the project's links and a
+README that does not point into the repository.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ WHEEL_FILES = (
     "splendor/py.typed",
     "splendor/data/cards.csv",
     "splendor/data/nobles.csv",
+    "splendor/data/value-2p.net",
     "splendor/schema/splendor.schema.json",
     "splendor/server/static/index.html",
     "splendor/server/static/app.js",

@@ -32,6 +32,7 @@ __all__ = [
     "SerializationError",
     "SplendorError",
     "UnknownColourError",
+    "WeightsError",
 ]
 
 
@@ -223,6 +224,18 @@ class EngineCrashedError(EngineError):
 
     #: The fault's name in a game record: ``"crash"``.
     reason = "crash"
+
+
+class WeightsError(SplendorError, ValueError):
+    """A value network's weights that cannot be used: a file that is not a sound
+    weights file, or one made for another player count or observation layout.
+
+    Raised by :func:`splendor.fast.network.load_network` (and the other
+    functions of :mod:`splendor.fast.network`). The message says what is
+    wrong, for example that the payload is cut short, that the weights do not
+    match their checksum, or that they were trained for another observation
+    layout.
+    """
 
 
 class MissingExtraError(SplendorError, ImportError):
