@@ -13,8 +13,11 @@ levels at most two apart ``--deals``; any two further apart ``--far-deals``
 (the stronger wins nearly every game, which says little). Every result is
 appended to a JSONL checkpoint as its game ends; run again with the same
 file to play only what is missing (more deals extend the schedule: deal
-``d`` of a pair always has the same seed). ``--write`` puts the measured
-table into ``src/splendor/players/_level_table.py``.
+``d`` of a pair always has the same seed, and a level added later leaves
+the seeds of the others' games as they were). The ratings are fitted to
+every game in the file between two of the levels as they are now.
+``--write`` puts the measured table into
+``src/splendor/players/_level_table.py``.
 
     nice python benchmarks/levels.py --workers 2 --write
     python benchmarks/levels.py --deals 100      # more games for the near pairs
@@ -92,9 +95,16 @@ def play(task: Task) -> dict[str, object]:
     }
 
 
+# The levels calibrated together first. A pair's games are seeded by the
+# schedule of the first max(b, FIRST) levels (b the higher of the two), so a
+# level added later brings its own pairs and leaves the seeds of the games
+# already played, which the checkpoint keeps, as they were.
+FIRST = 7
+
+
 def searches(spec: str) -> bool:
     """Whether a level's bot searches (its moves take milliseconds, not microseconds)."""
-    return spec.startswith("ismcts")
+    return spec.startswith(("ismcts", "search"))
 
 
 def schedule(args: argparse.Namespace) -> list[Task]:
@@ -103,11 +113,13 @@ def schedule(args: argparse.Namespace) -> list[Task]:
     specs = {str(level.number): level.spec for level in LEVELS}
     most = max(args.deals, args.far_deals, args.cheap_deals)
     tasks = []
-    for index, table in enumerate(fair_schedule(names, players=2, deals=most, seed=args.seed)):
-        a, b = sorted(int(name) for name in table.seats)
-        deal = (index // 2) % most
-        if deal < deals_of(a, b, args):
-            tasks.append(_task(table, specs))
+    for top in range(min(FIRST, len(names)), len(names) + 1):
+        tables = fair_schedule(names[:top], players=2, deals=most, seed=args.seed)
+        for index, table in enumerate(tables):
+            a, b = sorted(int(name) for name in table.seats)
+            ours = b <= FIRST if top == FIRST else b == top
+            if ours and (index // 2) % most < deals_of(a, b, args):
+                tasks.append(_task(table, specs))
     return tasks
 
 
@@ -275,7 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if count % 100 == 0 or count == len(wanted):
                 elapsed = time.perf_counter() - started
                 print(f"  {count}/{len(wanted)} games, {elapsed:.0f} s", flush=True)
-    games = [done[(task[1], task[2])] for task in tasks]
+    # Every game played between two of the levels as they are now, the
+    # schedule's and any more an earlier run with more deals played.
+    current = {level.spec for level in LEVELS}
+    games = [game for game in done.values() if set(map(str, _list(game["specs"]))) <= current]
     rows = summary(games)
     print(f"\n{len(games)} games; ratings (Bradley-Terry, 95% intervals), CPU per move:")
     for level, (rating, cpu, moves, capped) in zip(LEVELS, rows, strict=True):

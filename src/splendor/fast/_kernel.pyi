@@ -10,7 +10,9 @@ import numpy.typing as npt
 from splendor.core.actions import Action
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
+from splendor.fast.network import ValueNetwork
 from splendor.fast.reference import Playouts
+from splendor.fast.search_reference import SearchOutcome
 
 STATE_SIZE: Final[int]
 MOVE_SIZE: Final[int]
@@ -104,3 +106,17 @@ def _drawn_actions(game: Game) -> tuple[Action, ...]: ...
 def random_playouts(
     start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
 ) -> Playouts: ...
+def search(
+    game: Game,
+    seat: int,
+    iterations: int,
+    seconds: float | None,
+    seed: int,
+    exploration: float,
+    widening: float,
+    rollout_rounds: int,
+    temperature: float,
+    network: ValueNetwork | None = None,
+    /,
+) -> SearchOutcome: ...
+def _search_parts(game: Game, /) -> tuple[list[float], list[float], int]: ...

@@ -21,6 +21,7 @@ move from a seeded bot.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -31,11 +32,18 @@ from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
 from splendor.fast import game as _game
 from splendor.fast import search_reference
+from splendor.fast.network import ValueNetwork, load_network
 from splendor.fast.search_reference import MAX_ITERATIONS, SearchOutcome
 from splendor.players.ismcts import SearchResult, search_repr
 from splendor.players.protocol import check_turn
 
 __all__ = ["MAX_ITERATIONS", "SearchBot", "SearchOutcome"]
+
+
+@functools.cache
+def _shipped(players: int) -> ValueNetwork:
+    """The network shipped for ``players``, read once."""
+    return load_network(players)
 
 if TYPE_CHECKING:
     _kernel_search = None
@@ -52,6 +60,7 @@ _DEFAULTS: Final[dict[str, object]] = {
     "widening": 1.0,
     "rollout_rounds": 4,
     "temperature": 2.5,
+    "network": False,
 }
 
 
@@ -85,6 +94,11 @@ class SearchBot:
             leaf's round before the position is evaluated.
         temperature: the softmax temperature, in points, that turns the
             heuristic scores of an unfinished game into shares of a win.
+        network: how an unfinished position is evaluated at the end of a
+            rollout: ``False`` by the heuristic score, ``True`` by the value
+            network shipped for the game's player count
+            (:func:`~splendor.fast.network.load_network`), or by the
+            :class:`~splendor.fast.network.ValueNetwork` given.
 
     Raises:
         InvalidArgumentError: for a budget that is not a positive number (or
@@ -112,6 +126,7 @@ class SearchBot:
         widening: float = 1.0,
         rollout_rounds: int = 4,
         temperature: float = 2.5,
+        network: bool | ValueNetwork = False,
     ) -> None:
         if iterations is not None and (
             type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS
@@ -127,6 +142,10 @@ class SearchBot:
             raise InvalidArgumentError(
                 f"rollout_rounds must be an int from 0 to 1000, got {rollout_rounds!r}"
             )
+        if type(network) is not bool and not isinstance(network, ValueNetwork):
+            raise InvalidArgumentError(
+                f"network must be True, False or a ValueNetwork, got {network!r}"
+            )
         if iterations is None and seconds is None:
             iterations = 5000
         self.iterations: Final = iterations
@@ -136,6 +155,7 @@ class SearchBot:
         self.widening: Final = _positive("widening", widening)
         self.rollout_rounds: Final = rollout_rounds
         self.temperature: Final = _positive("temperature", temperature)
+        self.network: Final = network
         #: The number of iterations the last search ran.
         self.last_iterations = 0
 
@@ -214,6 +234,21 @@ class SearchBot:
             )
         return seat
 
+    def _network(self, players: int) -> ValueNetwork | None:
+        """The network the search evaluates with, for ``players``, or None."""
+        network = self.network
+        if network is False:
+            return None
+        if network is True:
+            return _shipped(players)
+        assert isinstance(network, ValueNetwork)
+        if network.players != players:
+            raise InvalidArgumentError(
+                f"the bot's network evaluates {network.players}-player games, "
+                f"not this {players}-player one"
+            )
+        return network
+
     def search(self, view: PlayerView, rng: random.Random) -> SearchOutcome:
         """Run the search from ``view`` and return what it found.
 
@@ -235,6 +270,7 @@ class SearchBot:
         template = determinize(view, seeder)
         seed = seeder.getrandbits(64)
         iterations = self.iterations if self.iterations is not None else MAX_ITERATIONS
+        network = self._network(len(view.players))
         if _kernel_search is not None:
             outcome: SearchOutcome = _kernel_search(
                 _game.Game.from_state(template),
@@ -246,6 +282,7 @@ class SearchBot:
                 self.widening,
                 self.rollout_rounds,
                 self.temperature,
+                network,
             )
         else:
             outcome = search_reference.search(
@@ -258,6 +295,7 @@ class SearchBot:
                 widening=self.widening,
                 rollout_rounds=self.rollout_rounds,
                 temperature=self.temperature,
+                network=network,
             )
         self.last_iterations = outcome.iterations
         return outcome

@@ -26,7 +26,9 @@ The search, one iteration after another from the seat's view:
    ``rollout_rounds`` more rounds;
 4. **evaluate**: a finished game gives 1 to each winner (shared on a tie),
    an unfinished one turns :func:`score` per player into shares of 1 by a
-   softmax at ``temperature`` points;
+   softmax at ``temperature`` points, or asks a value network
+   (:mod:`splendor.fast.network`) for each seat's chance of winning, from
+   the view of the seat to move;
 5. **back up** each player's share to the moves that player chose.
 
 The move played is the root move visited most (ties to the better mean,
@@ -47,6 +49,7 @@ from splendor.core.components import Card
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
+from splendor.fast.network import ValueNetwork, evaluate, network_input
 from splendor.fast.reference import SplitMix64
 from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS
 from splendor.players.ismcts import deal_hidden
@@ -54,7 +57,7 @@ from splendor.players.ismcts import deal_hidden
 __all__ = ["MAX_ITERATIONS", "SearchOutcome", "priors", "score", "search"]
 
 #: The largest iteration budget of one search (each iteration adds at most
-#: one node to the tree; the kernel's tree then takes about 80 MB). A search
+#: one node to the tree; the kernel's tree then takes about 96 MB). A search
 #: with a budget in seconds stops there too.
 MAX_ITERATIONS: Final = 2_000_000
 
@@ -244,11 +247,18 @@ def _rollout_pick(state: GameState, actions: Sequence[Action], rng: SplitMix64) 
     raise AssertionError("not reached")
 
 
-def _evaluate(state: GameState, temperature: float) -> list[float]:
+def _evaluate(state: GameState, temperature: float, network: ValueNetwork | None) -> list[float]:
     players = len(state.players)
     if state.winners:
         share = 1.0 / len(state.winners)
         return [share if seat in state.winners else 0.0 for seat in range(players)]
+    if network is not None:
+        seat = state.current_player
+        found = evaluate(network, network_input(state, seat))
+        rewards = [0.0] * players
+        for k in range(players):
+            rewards[(seat + k) % players] = found[k]
+        return rewards
     scores = [score(state, seat) for seat in range(players)]
     top = scores[0]
     for s in scores[1:]:
@@ -336,11 +346,15 @@ def search(
     widening: float,
     rollout_rounds: int,
     temperature: float,
+    network: ValueNetwork | None = None,
 ) -> SearchOutcome:
     """Search from ``template``, a state ``seat`` (to move) cannot tell from its game.
 
     Only what ``seat`` sees of ``template`` matters: its unseen cards are
-    dealt again at every iteration. ``iterations`` (at most
+    dealt again at every iteration. With a ``network`` (for the template's
+    player count and rules), an unfinished position at the end of a rollout
+    is evaluated by the network from the view of the seat to move instead
+    of by :func:`score`. ``iterations`` (at most
     :data:`MAX_ITERATIONS`) and ``seconds`` bound the search, whichever
     comes first; the arguments are checked by the caller.
     """
@@ -405,7 +419,7 @@ def search(
         while not state.winners and state.turn < stop:
             listed = legal_actions(state)
             state = apply(state, listed[_rollout_pick(state, listed, rng)])
-        rewards = _evaluate(state, temperature)
+        rewards = _evaluate(state, temperature, network)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
