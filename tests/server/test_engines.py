@@ -134,7 +134,8 @@ def test_the_refusal_names_what_may_be_chosen(tmp_path: Path) -> None:
         seats = [{"kind": "person"}, {"kind": "bot", "bot": "theirs"}]
         message = client.post("/api/tables", json={"seats": seats}).json()["message"]
     assert message == (
-        "seat 2: bot must be one of broken, greedy, ismcts, mine, random, search or level:1 to level:9"
+        "seat 2: bot must be one of broken, greedy, ismcts, mine, random, search "
+        "or level:1 to level:9"
     )
 
 

@@ -74,6 +74,6 @@ def test_a_level_that_does_not_exist_is_refused(tmp_path: Path, bot: str) -> Non
     body = response.json()
     assert body["error"] == "bad_request"
     assert (
-        f"seat 2: bot must be one of greedy, ismcts, random, search or level:1 to level:{len(LEVELS)}"
-        in (body["message"])
+        "seat 2: bot must be one of greedy, ismcts, random, search "
+        f"or level:1 to level:{len(LEVELS)}" in (body["message"])
     )

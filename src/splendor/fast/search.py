@@ -45,6 +45,7 @@ def _shipped(players: int) -> ValueNetwork:
     """The network shipped for ``players``, read once."""
     return load_network(players)
 
+
 if TYPE_CHECKING:
     _kernel_search = None
 else:
