@@ -83,6 +83,7 @@ nitpick_ignore = [
     ("py:class", "starlette.applications.Starlette"),
     ("py:class", "asyncio.Task"),
     ("py:class", "Path"),  # pathlib.Path, as short signatures print it
+    ("py:class", "array.array"),  # the value network's weights
     ("py:mod", "secrets"),
     # Built-in functions: Sphinx itself only lets built-in *classes* through.
     ("py:func", "input"),

@@ -393,6 +393,11 @@ def train(
     checkpoint = root / "checkpoint.pkl"
     if checkpoint.exists():
         saved = pickle.loads(checkpoint.read_bytes())
+        if saved["rows"] != len(training["x"]):
+            raise SystemExit(
+                f"{checkpoint} was trained on {saved['rows']:,} rows, the data now has "
+                f"{len(training['x']):,}: delete it to train on the new data"
+            )
         print(f"resuming at epoch {saved['epoch']}, batch {saved['batch']}", flush=True)
     else:
         mean, scale = moments(training["x"])
@@ -405,6 +410,7 @@ def train(
         saved = {
             "params": jax.device_get(params),
             "opt_state": jax.device_get(optimizer.init(params)),
+            "rows": len(training["x"]),
             "epoch": 0,
             "batch": 0,
             "step": 0,

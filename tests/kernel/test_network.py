@@ -389,6 +389,32 @@ def test_evaluate_applies_relu_between_layers_only() -> None:
     assert evaluate(last, [0.0] * 350)[1] > 0.85
 
 
+def test_arguments_of_the_wrong_kind_are_refused(tmp_path: Path) -> None:
+    network = load_network(2)
+    wrong: object
+    for wrong in (0, 2.5, b"weights.net"):  # None is the shipped file
+        with pytest.raises(InvalidArgumentError, match="a path must be a str"):
+            load_network(2, wrong)  # type: ignore[arg-type]  # refused at run time
+        with pytest.raises(InvalidArgumentError, match="a path must be a str"):
+            save_network(network, wrong)  # type: ignore[arg-type]  # refused at run time
+    for wrong in (None, "network", network.layers):
+        with pytest.raises(InvalidArgumentError, match="expected a ValueNetwork"):
+            evaluate(wrong, [0.0] * 350)  # type: ignore[arg-type]  # refused at run time
+        with pytest.raises(InvalidArgumentError, match="expected a ValueNetwork"):
+            evaluate_batch(wrong, np.zeros((1, 350)))  # type: ignore[arg-type]  # refused at run time
+        with pytest.raises(InvalidArgumentError, match="expected a ValueNetwork"):
+            save_network(wrong, tmp_path / "x.net")  # type: ignore[arg-type]  # refused at run time
+    with pytest.raises(InvalidArgumentError, match="a sequence of numbers"):
+        evaluate(network, ["a"] * 350)  # type: ignore[list-item]  # refused at run time
+    with pytest.raises(InvalidArgumentError, match="a sequence of numbers"):
+        evaluate(network, None)  # type: ignore[arg-type]  # refused at run time
+    with pytest.raises(InvalidArgumentError, match="rows of numbers"):
+        evaluate_batch(network, [["a"] * 350])
+    with pytest.raises(InvalidArgumentError, match="expected a GameState"):
+        network_input(network_input, 0)  # type: ignore[arg-type]  # refused at run time
+    assert not (tmp_path / "x.net").exists()
+
+
 def test_bad_inputs_are_refused() -> None:
     network = load_network(2)
     with pytest.raises(InvalidArgumentError, match="takes 350 inputs, got 349"):

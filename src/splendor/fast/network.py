@@ -265,9 +265,14 @@ def save_network(network: ValueNetwork, path: str | os.PathLike[str]) -> None:
     payload) and ``trained`` (the network's metadata).
 
     Raises:
+        InvalidArgumentError: for something that is not a network, or a path
+            that is not a ``str`` or path-like object.
         WeightsError: when the metadata is not JSON (or makes the header
             longer than :data:`MAX_HEADER`), or the file cannot be written.
     """
+    if not isinstance(network, ValueNetwork):
+        raise InvalidArgumentError(f"expected a ValueNetwork, got {type(network).__name__}")
+    _check_path(path)
     payload = network.payload()
     header = _header(network, payload)
     try:
@@ -286,7 +291,8 @@ def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -
             package's ``splendor/data/value-{players}p.net``.
 
     Raises:
-        InvalidArgumentError: for a player count that is not an int from 2 to 4.
+        InvalidArgumentError: for a player count that is not an int from 2 to
+            4, or a path that is not a ``str`` or path-like object.
         WeightsError: when no network is shipped for ``players``, the file
             cannot be read, or it is not a sound weights file for
             ``players`` and the current observation layout: the message
@@ -303,6 +309,7 @@ def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -
             )
         with shipped.open("rb") as source:
             return _read(source, players, f"the shipped value-{players}p.net")
+    _check_path(path)
     where = repr(os.fspath(path))
     try:
         with open(path, "rb") as source:
@@ -310,6 +317,12 @@ def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise WeightsError(f"cannot read the network {where}: {reason}") from None
+
+
+def _check_path(path: object) -> None:
+    """Refuse a path that ``open`` would take for something else (an int is a descriptor)."""
+    if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
+        raise InvalidArgumentError(f"a path must be a str or a path-like object, got {path!r}")
 
 
 def _read(source: IO[bytes], players: int, where: str) -> ValueNetwork:
@@ -388,11 +401,14 @@ def network_input(state: GameState, seat: int) -> tuple[float, ...]:
     (350, (4.0, 4.0, 4.0, 4.0, 4.0, 5.0))
 
     Raises:
-        InvalidArgumentError: for a seat that is not one of the state's.
+        InvalidArgumentError: for something that is not a state, or a seat
+            that is not one of the state's.
         MissingExtraError: when ``numpy`` is not installed.
     """
     from splendor.fast.observations import observe_state
 
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"expected a GameState, got {type(state).__name__}")
     players = len(state.players)
     if type(seat) is not int or not 0 <= seat < players:
         raise InvalidArgumentError(f"seat must be 0 to {players - 1}, got {seat!r}")
@@ -423,13 +439,19 @@ def evaluate(network: ValueNetwork, inputs: Sequence[float]) -> tuple[float, ...
         ``(seat + k) % players``, the observing seat first.
 
     Raises:
-        InvalidArgumentError: for inputs of the wrong length.
+        InvalidArgumentError: for something that is not a network, or inputs
+            that are not ``sizes[0]`` numbers.
     """
-    if len(inputs) != network.sizes[0]:
+    if not isinstance(network, ValueNetwork):
+        raise InvalidArgumentError(f"expected a ValueNetwork, got {type(network).__name__}")
+    try:
+        values = [float(x) for x in inputs]
+    except (TypeError, ValueError):
+        raise InvalidArgumentError("the inputs must be a sequence of numbers") from None
+    if len(values) != network.sizes[0]:
         raise InvalidArgumentError(
-            f"the network takes {network.sizes[0]} inputs, got {len(inputs)}"
+            f"the network takes {network.sizes[0]} inputs, got {len(values)}"
         )
-    values = [float(x) for x in inputs]
     last = len(network.layers) - 1
     for number, (weights, biases) in enumerate(network.layers):
         outputs = len(biases)
@@ -465,13 +487,19 @@ def evaluate_batch(network: ValueNetwork, inputs: npt.ArrayLike) -> npt.NDArray[
     ((3, 2), True)
 
     Raises:
-        InvalidArgumentError: for inputs that are not rows of ``sizes[0]`` numbers.
+        InvalidArgumentError: for something that is not a network, or inputs
+            that are not rows of ``sizes[0]`` numbers.
         MissingExtraError: when ``numpy`` is not installed.
     """
     from splendor._optional import require
 
     numpy = require("numpy", "rl", "evaluate_batch")
-    values = numpy.asarray(inputs, dtype=numpy.float64)
+    if not isinstance(network, ValueNetwork):
+        raise InvalidArgumentError(f"expected a ValueNetwork, got {type(network).__name__}")
+    try:
+        values = numpy.asarray(inputs, dtype=numpy.float64)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError("the inputs must be rows of numbers") from None
     if values.ndim != 2 or values.shape[1] != network.sizes[0]:
         raise InvalidArgumentError(
             f"inputs must be rows of {network.sizes[0]} numbers, got shape {values.shape}"
