@@ -101,8 +101,9 @@ SETTINGS: Final[tuple[tuple[int, str, str, str], ...]] = (
     (
         9,
         "Grandmaster",
-        "search:iterations=15000,seconds=2.0",
-        "searches 15,000 iterations a move in the compiled kernel (SearchBot), the strongest",
+        "search:iterations=12000,network=true,seconds=2.0",
+        "searches 12,000 iterations a move in the compiled kernel with the value network, "
+        "the strongest",
     ),
 )
 
