@@ -295,6 +295,22 @@ def test_bad_options_are_refused(options: dict[str, object], message: str) -> No
         SearchBot(**options)  # type: ignore[arg-type]  # the wrong types are the point
 
 
+def test_the_kernel_search_refuses_what_it_cannot_search() -> None:
+    kernel = implementation("kernel")
+    over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
+    state = POSITIONS[0]
+    cases = [
+        (over, 0, 10, "the game is over"),
+        (state, 5, 10, "seat must be a seat of this game"),
+        (state, state.current_player, 0, "iterations must be from 1"),
+        (state, state.current_player, MAX_ITERATIONS + 1, "iterations must be from 1"),
+    ]
+    for position, seat, iterations, message in cases:
+        game = kernel.Game.from_state(position)
+        with pytest.raises(InvalidArgumentError, match=message):
+            kernel.search(game, seat, iterations, None, 1, 0.15, 1.0, 4, 2.5)
+
+
 def test_bad_views_and_actions_are_refused() -> None:
     state = POSITIONS[3]
     seat = state.current_player

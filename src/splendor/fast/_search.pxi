@@ -549,6 +549,14 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
     game._made()
     memcpy(&origin, &game.s, sizeof(KState))
     players = origin.n_players
+    if origin.winners:
+        raise InvalidArgumentError("the game is over: there is no move to search")
+    if not 0 <= seat < players:
+        raise InvalidArgumentError(f"seat must be a seat of this game (0 to {players - 1}), got {seat}")
+    if not 1 <= iterations <= S_MAX_ITERATIONS:
+        raise InvalidArgumentError(
+            f"iterations must be from 1 to {S_MAX_ITERATIONS}, got {iterations}"
+        )
     net.row = NULL
     net.a = NULL
     net.z = NULL
