@@ -13,7 +13,6 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
-from importlib import resources
 
 import attrs
 import pytest
@@ -22,8 +21,9 @@ import splendor
 from splendor import GameState, InvalidArgumentError, legal_actions, view
 from splendor.core.views import determinize
 from splendor.errors import WeightsError
+from splendor.fast import search as search_module
 from splendor.fast import search_reference
-from splendor.fast.network import ValueNetwork, load_network
+from splendor.fast.network import ValueNetwork, load_network, shipped_networks
 from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
 from tests.kernel.conftest import implementation
@@ -125,7 +125,7 @@ def test_with_the_network_the_kernel_finds_what_the_pure_search_finds(k: int) ->
         assert found != kernel_search(template, seat, 40, k, options={"rollout_rounds": rounds})
 
 
-def test_a_network_for_other_games_is_refused() -> None:
+def test_a_network_for_other_games_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     three = next(state for state in POSITIONS if len(state.players) == 3)
     seen = view(three, three.current_player)
     with pytest.raises(InvalidArgumentError, match="2-player games, not this 3-player one"):
@@ -134,15 +134,32 @@ def test_a_network_for_other_games_is_refused() -> None:
         kernel_search(three, three.current_player, 10, 1, load_network(2))
     with pytest.raises(InvalidArgumentError, match="network must be True, False or a ValueNetwork"):
         SearchBot(network="yes")  # type: ignore[arg-type]  # refused on purpose
-    # A player count with no shipped network: the library's error when a move is asked.
-    data = resources.files("splendor") / "data"
-    for state in POSITIONS:
-        players = len(state.players)
-        if not (data / f"value-{players}p.net").is_file():
-            bot = SearchBot(iterations=10, network=True)
-            with pytest.raises(WeightsError):
-                bot.search(view(state, state.current_player), random.Random(0))
-            break
+    # A shipped network that cannot be read: the library's error when a move is asked.
+    monkeypatch.setattr(search_module, "_shipped", _unreadable)
+    two = next(state for state in POSITIONS if len(state.players) == 2)
+    with pytest.raises(WeightsError, match="cut short"):
+        SearchBot(iterations=10, network=True).search(
+            view(two, two.current_player), random.Random(0)
+        )
+
+
+def _unreadable(players: int) -> ValueNetwork:
+    raise WeightsError(f"the shipped value-{players}p.net is cut short")
+
+
+def test_network_true_uses_the_shipped_networks_and_the_heuristic_elsewhere() -> None:
+    assert set(shipped_networks()) >= {2, 3}
+    for players in (2, 3, 4):
+        state = next(state for state in POSITIONS if len(state.players) == players)
+        seen = view(state, state.current_player)
+        with_network = SearchBot(iterations=200, seed=1, network=True).search(
+            seen, random.Random(0)
+        )
+        plain = SearchBot(iterations=200, seed=1).search(seen, random.Random(0))
+        if players in shipped_networks():
+            assert with_network != plain
+        else:
+            assert with_network == plain
 
 
 @pytest.mark.parametrize("k", range(0, len(POSITIONS), 3))

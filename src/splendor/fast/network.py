@@ -67,6 +67,7 @@ __all__ = [
     "network_input",
     "observation_digest",
     "save_network",
+    "shipped_networks",
 ]
 
 #: The version of the file format that :func:`save_network` writes and
@@ -280,6 +281,18 @@ def save_network(network: ValueNetwork, path: str | os.PathLike[str]) -> None:
             out.write(MAGIC + header + payload)
     except OSError as error:
         raise WeightsError(f"cannot write the network to {os.fspath(path)!r}: {error}") from None
+
+
+def shipped_networks() -> tuple[int, ...]:
+    """The player counts the package ships a value network for.
+
+    >>> shipped_networks()
+    (2, 3)
+    """
+    data = resources.files("splendor").joinpath("data")
+    return tuple(
+        players for players in (2, 3, 4) if data.joinpath(f"value-{players}p.net").is_file()
+    )
 
 
 def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -> ValueNetwork:

@@ -32,7 +32,7 @@ from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
 from splendor.fast import game as _game
 from splendor.fast import search_reference
-from splendor.fast.network import ValueNetwork, load_network
+from splendor.fast.network import ValueNetwork, load_network, shipped_networks
 from splendor.fast.search_reference import MAX_ITERATIONS, SearchOutcome
 from splendor.players.ismcts import SearchResult, search_repr
 from splendor.players.protocol import check_turn
@@ -96,10 +96,13 @@ class SearchBot:
         temperature: the softmax temperature, in points, that turns the
             heuristic scores of an unfinished game into shares of a win.
         network: how an unfinished position is evaluated at the end of a
-            rollout: ``False`` by the heuristic score, ``True`` by the value
+            rollout: ``False`` by the heuristic score; ``True`` by the value
             network shipped for the game's player count
-            (:func:`~splendor.fast.network.load_network`), or by the
-            :class:`~splendor.fast.network.ValueNetwork` given.
+            (:func:`~splendor.fast.network.load_network`), and by the
+            heuristic score for a player count no network is shipped for
+            (:func:`~splendor.fast.network.shipped_networks`); or by the
+            :class:`~splendor.fast.network.ValueNetwork` given, which must be
+            for the game's player count.
 
     Raises:
         InvalidArgumentError: for a budget that is not a positive number (or
@@ -241,7 +244,7 @@ class SearchBot:
         if network is False:
             return None
         if network is True:
-            return _shipped(players)
+            return _shipped(players) if players in shipped_networks() else None
         assert isinstance(network, ValueNetwork)
         if network.players != players:
             raise InvalidArgumentError(
