@@ -8,6 +8,7 @@ budgets, views and actions get the library's error.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import subprocess
@@ -27,7 +28,8 @@ from splendor.fast.network import ValueNetwork, load_network, shipped_networks
 from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
 from tests.kernel.conftest import implementation
-from tests.strategies import seeded_position
+from splendor.fast.reference import SplitMix64
+from tests.strategies import VARIANTS, seeded_position, variant_states
 
 OPTIONS = {"exploration": 0.25, "widening": 1.5, "rollout_rounds": 0, "temperature": 2.5}
 
@@ -125,12 +127,83 @@ def test_with_the_network_the_kernel_finds_what_the_pure_search_finds(k: int) ->
         assert found != kernel_search(template, seat, 40, k, options={"rollout_rounds": rounds})
 
 
+def test_with_the_three_player_network_too() -> None:
+    """Three seats: the rotation of the network's answer back to seat order shows."""
+    three = [state for state in POSITIONS if len(state.players) == 3][1]
+    seat = three.current_player
+    template = determinize(view(three, seat), random.Random(3))
+    network = load_network(3)
+    found = kernel_search(template, seat, 30, 3, network)
+    assert found == pure_search(template, seat, 30, 3, network)
+
+
+@pytest.mark.parametrize(
+    ("iterations", "options"),
+    [
+        (40, {"widening": 3e9}),
+        (40, {"widening": 1e300, "exploration": 1e-300}),
+        (1500, {"rollout_rounds": 0}),
+    ],
+)
+def test_extreme_settings_and_a_larger_tree_agree(
+    iterations: int, options: dict[str, float]
+) -> None:
+    state = POSITIONS[7]
+    seat = state.current_player
+    found = kernel_search(state, seat, iterations, 2, options=options)
+    assert found == pure_search(state, seat, iterations, 2, options=options)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_house_rules_agree(variant: str) -> None:
+    for players in (2, 4):
+        states = list(variant_states(players, variant, 40, name="search", seed=players))
+        state = states[-1]
+        if state.is_over:
+            continue
+        found = kernel_search(state, state.current_player, 60, 9)
+        assert found == pure_search(state, state.current_player, 60, 9)
+
+
+def test_the_kernel_weighs_as_the_pure_search_does() -> None:
+    """Priors, scores and the rollout's choice, position by position (_search_parts)."""
+    kernel = implementation("kernel")
+    compared = 0
+    for players in (2, 3, 4):
+        for seed in range(12):
+            for turns in (0, 9, 23, 41, 66):
+                state = seeded_position(players, seed, seed + 7, turns, buy_bias=0.3)
+                if state.is_over:
+                    continue
+                priors, scores, pick = kernel._search_parts(kernel.Game.from_state(state))
+                actions = legal_actions(state)
+                assert priors == search_reference.priors(state, actions)
+                assert scores == [search_reference.score(state, k) for k in range(players)]
+                assert pick == search_reference._rollout_pick(state, actions, SplitMix64(0))
+                compared += 1
+    assert compared > 150
+
+
+def test_a_deep_tree_under_endless_rules() -> None:
+    """A tree more than a thousand moves deep (the path grows) under rules nobody wins:
+    a limit of 2 tokens, the decks empty and the other cards reserved face up."""
+    rules = splendor.Rules(token_limit=2, reserve_limit=90)
+    state = splendor.new_game(2, seed=1, rules=rules)
+    rest = tuple(card for deck in state.decks for card in deck)
+    other = attrs.evolve(state.players[1], reserved=rest, reserved_blind=(False,) * len(rest))
+    state = attrs.evolve(state, decks=((), (), ()), players=(state.players[0], other), turn=200)
+    options = {"widening": 1e-300, "exploration": 1e-300, "rollout_rounds": 0.0}
+    found = kernel_search(state, 0, 6000, 1, options=options)
+    assert found.iterations == 6000
+    assert len(found.pv) > 1100
+
+
 def test_a_network_for_other_games_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     three = next(state for state in POSITIONS if len(state.players) == 3)
     seen = view(three, three.current_player)
     with pytest.raises(InvalidArgumentError, match="2-player games, not this 3-player one"):
         SearchBot(iterations=10, network=load_network(2)).search(seen, random.Random(0))
-    with pytest.raises(InvalidArgumentError, match="evaluates 2-player positions"):
+    with pytest.raises(InvalidArgumentError, match="a network for 3 players ends in 3 outputs"):
         kernel_search(three, three.current_player, 10, 1, load_network(2))
     with pytest.raises(InvalidArgumentError, match="network must be True, False or a ValueNetwork"):
         SearchBot(network="yes")  # type: ignore[arg-type]  # refused on purpose
@@ -316,16 +389,49 @@ def test_the_kernel_search_refuses_what_it_cannot_search() -> None:
     kernel = implementation("kernel")
     over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
     state = POSITIONS[0]
-    cases = [
-        (over, 0, 10, "the game is over"),
-        (state, 5, 10, "seat must be a seat of this game"),
-        (state, state.current_player, 0, "iterations must be from 1"),
-        (state, state.current_player, MAX_ITERATIONS + 1, "iterations must be from 1"),
+    mover = state.current_player
+    good = {"exploration": 0.15, "widening": 1.0, "rollout_rounds": 4, "temperature": 2.5}
+    cases: list[tuple[GameState, object, object, dict[str, object], str]] = [
+        (over, 0, 10, {}, "the game is over"),
+        (state, 5, 10, {}, "the search is for the seat to move"),
+        (state, 1 - mover, 10, {}, "the search is for the seat to move"),
+        (state, mover, 0, {}, "iterations must be from 1"),
+        (state, mover, MAX_ITERATIONS + 1, {}, "iterations must be from 1"),
+        (state, mover, 10, {"exploration": float("nan")}, "exploration must be a positive"),
+        (state, mover, 10, {"widening": -1.0}, "widening must be a positive"),
+        (state, mover, 10, {"temperature": 0.0}, "temperature must be a positive"),
+        (state, mover, 10, {"temperature": 10**400}, "temperature must be a positive"),
+        (state, mover, 10, {"rollout_rounds": 10**30}, "rollout_rounds must be from 0"),
+        (state, mover, 10, {"rollout_rounds": -1}, "rollout_rounds must be from 0"),
     ]
-    for position, seat, iterations, message in cases:
+    for position, seat, iterations, bad, message in cases:
         game = kernel.Game.from_state(position)
+        options = {**good, **bad}
         with pytest.raises(InvalidArgumentError, match=message):
-            kernel.search(game, seat, iterations, None, 1, 0.15, 1.0, 4, 2.5)
+            kernel.search(
+                game,
+                seat,
+                iterations,
+                None,
+                1,
+                options["exploration"],
+                options["widening"],
+                options["rollout_rounds"],
+                options["temperature"],
+            )
+    game = kernel.Game.from_state(state)
+    args = (game, mover, 10, None, 1, 0.15, 1.0, 4, 2.5)
+    with pytest.raises(InvalidArgumentError, match="network must be a ValueNetwork"):
+        kernel.search(*args, "weights")
+    deep = ValueNetwork(
+        2,
+        (350, *[4] * 7, 2),
+        [([0.0] * (a * b), [0.0] * b) for a, b in itertools.pairwise((350, *[4] * 7, 2))],
+    )
+    with pytest.raises(InvalidArgumentError, match="at most 6 layers"):
+        kernel.search(*args, deep)
+    with pytest.raises(InvalidArgumentError, match="exploration must be a positive"):
+        SearchBot(exploration=10**400)
 
 
 def test_bad_views_and_actions_are_refused() -> None:

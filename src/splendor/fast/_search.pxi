@@ -10,20 +10,23 @@
 from libc.math cimport INFINITY, ceil, exp, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint32_t
 from libc.stdlib cimport calloc
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from time import perf_counter as _perf_counter
 
 from splendor.fast import search_reference as _search_reference
+from splendor.fast.network import ValueNetwork as _ValueNetwork
 from splendor.fast.search_reference import SearchOutcome
 
 cdef int64_t S_MAX_ITERATIONS = _search_reference.MAX_ITERATIONS
 cdef int S_AIMS = _search_reference._AIMS
+_fits(1 <= S_AIMS <= 4, "the prior aims at 1 to 4 cards")
+cdef int S_MAX_ROUNDS = _search_reference.MAX_ROLLOUT_ROUNDS
 cdef double SW_BONUS = _search_reference._W_BONUS
 cdef double SW_TOKEN = _search_reference._W_TOKEN
 cdef double SW_GOLD = _search_reference._W_GOLD
 cdef double SW_NOBLE = _search_reference._W_NOBLE
 cdef double SW_REACH = _search_reference._W_REACH
 # Iterations between two looks at the clock and at pending signals.
-cdef int S_CHUNK = 16
+cdef int S_CHUNK = _search_reference._CHUNK
 
 ctypedef struct SNode:
     Move move
@@ -507,16 +510,27 @@ cdef int s_grow(Py_ssize_t* cap, Py_ssize_t n, int32_t** slot, int32_t** order, 
     return 0
 
 
-cdef inline double s_clock() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
+cdef double _s_positive(str name, value) except? -1.0:
+    """A finite positive number, else the library's error."""
+    if type(value) not in (int, float):
+        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = float("inf")
+    if not 0.0 < number < float("inf"):
+        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+    return number
 
 
-def search(Game game, int seat, int64_t iterations, seconds, seed, double exploration,
-           double widening, int rollout_rounds, double temperature, network=None):
+def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_,
+           rollout_rounds_, temperature_, network=None):
     """Search from game (see splendor.fast.search_reference.search); ``network``
-    is a splendor.fast.network.ValueNetwork for the game's players, or None."""
+    is a splendor.fast.network.ValueNetwork for the game's players, or None.
+
+    Every argument is checked (SearchBot checks them first, with its own
+    messages): the library's error, never a crash or an endless search.
+    """
     cdef KState origin
     cdef KState s
     cdef MoveBuf buf
@@ -524,6 +538,9 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
     cdef SDeal deal
     cdef SAims aims
     cdef uint64_t x = _seed(seed)
+    cdef int seat, rollout_rounds
+    cdef int64_t iterations
+    cdef double exploration, widening, temperature, wide
     cdef int players, i, k, width, n_cand, fresh, chosen = 0
     cdef int32_t node, child, best, root_n, found
     cdef int32_t* path = NULL
@@ -551,22 +568,45 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
     players = origin.n_players
     if origin.winners:
         raise InvalidArgumentError("the game is over: there is no move to search")
-    if not 0 <= seat < players:
-        raise InvalidArgumentError(f"seat must be a seat of this game (0 to {players - 1}), got {seat}")
-    if not 1 <= iterations <= S_MAX_ITERATIONS:
+    if type(seat_) is not int or seat_ != origin.current:
         raise InvalidArgumentError(
-            f"iterations must be from 1 to {S_MAX_ITERATIONS}, got {iterations}"
+            f"the search is for the seat to move ({origin.current}), got seat {seat_!r}"
         )
+    seat = seat_
+    if type(iterations_) is not int or not 1 <= iterations_ <= S_MAX_ITERATIONS:
+        raise InvalidArgumentError(
+            f"iterations must be from 1 to {S_MAX_ITERATIONS}, got {iterations_!r}"
+        )
+    iterations = iterations_
+    if type(rollout_rounds_) is not int or not 0 <= rollout_rounds_ <= S_MAX_ROUNDS:
+        raise InvalidArgumentError(
+            f"rollout_rounds must be from 0 to {S_MAX_ROUNDS}, got {rollout_rounds_!r}"
+        )
+    rollout_rounds = rollout_rounds_
+    exploration = _s_positive("exploration", exploration_)
+    widening = _s_positive("widening", widening_)
+    temperature = _s_positive("temperature", temperature_)
+    if seconds is not None:
+        seconds = _s_positive("seconds", seconds)
     net.row = NULL
     net.a = NULL
     net.z = NULL
     if use_net:
+        if not isinstance(network, _ValueNetwork):
+            raise InvalidArgumentError(f"network must be a ValueNetwork, got {network!r}")
         sizes = tuple(network.sizes)
+        if len(sizes) > S_MAX_LAYERS + 1:
+            raise InvalidArgumentError(
+                f"the kernel evaluates networks of at most {S_MAX_LAYERS} layers, "
+                f"not {len(sizes) - 1}"
+            )
+        if sizes[len(sizes) - 1] != players or min(sizes) < 1:  # (no negative indexing here)
+            raise InvalidArgumentError(f"a network for {players} players ends in {players} outputs")
         net.slots = game._rules.reserve_limit
         net.shown = game._rules.nobles(players)
         net.row_size = observation_size(players, net.slots, net.shown)
         if (
-            network.players != players or len(sizes) < 2 or len(sizes) > S_MAX_LAYERS + 1
+            network.players != players or len(sizes) < 2
             or sizes[0] != net.row_size - 1 - 2 * A_COUNT
         ):
             raise InvalidArgumentError(
@@ -574,7 +614,9 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                 f"inputs, not this game's ({players} players, "
                 f"{net.row_size - 1 - 2 * A_COUNT} inputs under its rules)"
             )
-        payload = network.payload()
+        # The weights in this machine's byte order (the file's payload is
+        # little-endian).
+        payload = b"".join([part.tobytes() for pair in network.layers for part in pair])
         net.n_layers = len(sizes) - 1
         widest = 0
         offset = 0
@@ -628,9 +670,9 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
             raise MemoryError()
         s_new(&tree, NULL, -1)
         if timed:
-            deadline = s_clock() + <double>seconds
+            deadline = _perf_counter() + <double>seconds
         while done < iterations and not failed:
-            if done and timed and s_clock() >= deadline:
+            if done and timed and _perf_counter() >= deadline:
                 break
             chunk_end = done + S_CHUNK
             if chunk_end > iterations:
@@ -643,9 +685,16 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                     depth = 0
                     path[0] = 0
                     while not s.winners:
-                        width = <int>ceil(widening * sqrt(<double>tree.nodes[node].visits + 1))
-                        if width < 2:
-                            width = 2
+                        if depth + 1 >= path_cap:
+                            path_cap *= 2
+                            grown_path = <int32_t*>realloc(path, path_cap * sizeof(int32_t))
+                            if grown_path == NULL:
+                                failed = True
+                                break
+                            path = grown_path
+                        # ceil in double, then capped (a huge widening admits every move).
+                        wide = ceil(widening * sqrt(<double>tree.nodes[node].visits + 1))
+                        width = 2 if wide < 2.0 else (1 << 30 if wide > <double>(1 << 30) else <int>wide)
                         if node == 0:
                             # The root: the same moves and ranking in every deal.
                             moves = root_moves
@@ -724,13 +773,6 @@ def search(Game game, int seat, int64_t iterations, seconds, seed, double explor
                                 chosen = ranked[i]
                         node = best
                         depth += 1
-                        if depth >= path_cap:
-                            path_cap *= 2
-                            grown_path = <int32_t*>realloc(path, path_cap * sizeof(int32_t))
-                            if grown_path == NULL:
-                                failed = True
-                                break
-                            path = grown_path
                         path[depth] = node
                         # This deal's move: the same action, but the card may
                         # lie elsewhere than in the deal that made the node.

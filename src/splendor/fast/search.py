@@ -33,7 +33,7 @@ from splendor.errors import InvalidArgumentError
 from splendor.fast import game as _game
 from splendor.fast import search_reference
 from splendor.fast.network import ValueNetwork, load_network, shipped_networks
-from splendor.fast.search_reference import MAX_ITERATIONS, SearchOutcome
+from splendor.fast.search_reference import MAX_ITERATIONS, MAX_ROLLOUT_ROUNDS, SearchOutcome
 from splendor.players.ismcts import SearchResult, search_repr
 from splendor.players.protocol import check_turn
 
@@ -68,9 +68,13 @@ _DEFAULTS: Final[dict[str, object]] = {
 def _positive(name: str, value: object) -> float:
     if type(value) not in (int, float) or not isinstance(value, int | float):
         raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
-    if not 0 < value < math.inf:
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond the floats
+        number = math.inf
+    if not 0 < number < math.inf:
         raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
+    return number
 
 
 class SearchBot:
@@ -81,7 +85,8 @@ class SearchBot:
             :data:`MAX_ITERATIONS`. The default is 5,000 when ``seconds``
             is not given either.
         seconds: a budget in seconds per move (wall clock) instead, or as
-            well: the search stops at whichever comes first. A budget in
+            well: the search stops at whichever comes first (the clock is
+            read every 16 iterations). A budget in
             seconds depends on the machine, so moves are no longer
             reproducible.
         seed: the seed of the search. With a seed each move is searched
@@ -92,7 +97,7 @@ class SearchBot:
         widening: a node searches its ``max(2, ceil(widening *
             sqrt(visits + 1)))`` best moves by the prior.
         rollout_rounds: whole rounds each rollout plays past the end of the
-            leaf's round before the position is evaluated.
+            leaf's round before the position is evaluated, 0 to 1,000.
         temperature: the softmax temperature, in points, that turns the
             heuristic scores of an unfinished game into shares of a win.
         network: how an unfinished position is evaluated at the end of a
@@ -142,9 +147,10 @@ class SearchBot:
             seconds = _positive("seconds", seconds)
         if seed is not None and type(seed) is not int:
             raise InvalidArgumentError(f"seed must be an int or None, got {seed!r}")
-        if type(rollout_rounds) is not int or not 0 <= rollout_rounds <= 1000:
+        if type(rollout_rounds) is not int or not 0 <= rollout_rounds <= MAX_ROLLOUT_ROUNDS:
             raise InvalidArgumentError(
-                f"rollout_rounds must be an int from 0 to 1000, got {rollout_rounds!r}"
+                f"rollout_rounds must be an int from 0 to {MAX_ROLLOUT_ROUNDS}, "
+                f"got {rollout_rounds!r}"
             )
         if type(network) is not bool and not isinstance(network, ValueNetwork):
             raise InvalidArgumentError(

@@ -56,6 +56,9 @@ from splendor.players.ismcts import deal_hidden
 
 __all__ = ["MAX_ITERATIONS", "SearchOutcome", "priors", "score", "search"]
 
+#: The most rounds a rollout plays past the leaf's round.
+MAX_ROLLOUT_ROUNDS: Final = 1000
+
 #: The largest iteration budget of one search (each iteration adds at most
 #: one node to the tree; the kernel's tree then takes about 96 MB). A search
 #: with a budget in seconds stops there too.
@@ -63,6 +66,8 @@ MAX_ITERATIONS: Final = 2_000_000
 
 _CARD: Final = CARD_FACTS
 _NOBLE: Final = NOBLE_NEEDS
+# Iterations between two looks at the clock.
+_CHUNK: Final = 16
 # How many cards the prior of a take aims at.
 _AIMS: Final = 4
 # The weights of score(), in prestige points.
@@ -368,7 +373,7 @@ def search(
     deadline = math.inf if seconds is None else time.perf_counter() + seconds
     done = 0
     while done < iterations:
-        if done and time.perf_counter() >= deadline:
+        if done and done % _CHUNK == 0 and time.perf_counter() >= deadline:
             break
         state = dealer.deal(rng)
         node = root
