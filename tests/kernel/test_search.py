@@ -25,10 +25,10 @@ from splendor.errors import WeightsError
 from splendor.fast import search as search_module
 from splendor.fast import search_reference
 from splendor.fast.network import ValueNetwork, load_network, shipped_networks
+from splendor.fast.reference import SplitMix64
 from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
 from tests.kernel.conftest import implementation
-from splendor.fast.reference import SplitMix64
 from tests.strategies import VARIANTS, seeded_position, variant_states
 
 OPTIONS = {"exploration": 0.25, "widening": 1.5, "rollout_rounds": 0, "temperature": 2.5}
