@@ -316,8 +316,8 @@ def test_play_against_a_level_seats_its_bot() -> None:
     ("argv", "message"),
     [
         (["--level", "0"], "unknown level 0: the levels are 1 to 9"),
-        (["--level", "99"], "unknown level 99: the levels are 1 to 7"),
-        (["--level", "x"], "unknown level 'x': the levels are 1 to 7"),
+        (["--level", "99"], "unknown level 99: the levels are 1 to 9"),
+        (["--level", "x"], "unknown level 'x': the levels are 1 to 9"),
         (["--level", "2", "--bots", "random"], "as --bots or as --level, not both"),
     ],
 )
