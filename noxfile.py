@@ -202,15 +202,15 @@ def rl(session: nox.Session) -> None:
     session.run("pytest", *tests, "src/splendor/rl", *session.posargs, env=env)
 
 
-@nox.session(default=False)
-def train(session: nox.Session) -> None:
+@nox.session(name="train-example", default=False)
+def train_example(session: nox.Session) -> None:
     """Train the small example agent against RandomBot and draw its learning curve."""
     install_project(session, "rl")
     session.run("python", "examples/train_linear_agent.py", *session.posargs)
 
 
-@nox.session(name="train-value", default=False)
-def train_value(session: nox.Session) -> None:
+@nox.session(default=False)
+def train(session: nox.Session) -> None:
     """Train the value network of splendor.fast.network and write its weights file.
 
     Resumes from its state in ``.train/`` (data, checkpoint, log); arguments

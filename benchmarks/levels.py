@@ -40,6 +40,7 @@ from splendor import Action, PlayerView
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, rate
 from splendor.arena.referee import TABLE_DEALS, Table, fair_schedule, referee_game
+from splendor.fast.search import SearchBot
 from splendor.formats.record import Forfeit
 from splendor.players.bots import Bot, load_bot
 from splendor.players.ismcts import ISMCTSBot
@@ -64,7 +65,9 @@ class Timed:
         self.cpu += time.process_time() - started
         self.moves += 1
         bot = self.bot
-        if isinstance(bot, ISMCTSBot) and 0 < bot.last_iterations < (bot.iterations or 0):
+        if isinstance(bot, ISMCTSBot | SearchBot) and 0 < bot.last_iterations < (
+            bot.iterations or 0
+        ):
             self.capped += 1
         return action
 

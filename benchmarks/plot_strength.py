@@ -67,25 +67,23 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
     def y(share: float) -> float:
         return top + (1.0 - share) * (height - top - bottom)
 
-    body = [text_at(width / 2, 22, title, size=15, **{"text-anchor": "middle"})]
+    body = [text_at(width / 2, 22, title, size=15, text_anchor="middle")]
     for share in (0.0, 0.25, 0.5, 0.75, 1.0):
         body.append(
             element("line", x1=left, x2=width - right, y1=y(share), y2=y(share), stroke="#ddd")
         )
-        body.append(text_at(left - 8, y(share) + 4, f"{share:.0%}", **{"text-anchor": "end"}))
+        body.append(text_at(left - 8, y(share) + 4, f"{share:.0%}", text_anchor="end"))
     for cpu in (0.003, 0.01, 0.03, 0.1, 0.3, 1.0):
         body.append(
             element("line", x1=x(cpu), x2=x(cpu), y1=top, y2=height - bottom, stroke="#eee")
         )
-        body.append(
-            text_at(x(cpu), height - bottom + 18, f"{cpu:g} s", **{"text-anchor": "middle"})
-        )
+        body.append(text_at(x(cpu), height - bottom + 18, f"{cpu:g} s", text_anchor="middle"))
     body.append(
         text_at(
             width / 2,
             height - 14,
             "CPU time per move (log scale)",
-            **{"text-anchor": "middle"},
+            text_anchor="middle",
         )
     )
     previous = None
@@ -117,12 +115,12 @@ def bars(data: dict[Group, tuple[float, int, float]], labels: dict[Group, str]) 
         body.append(
             element("line", x1=x(share), x2=x(share), y1=top - 6, y2=height - 30, stroke="#ddd")
         )
-        body.append(text_at(x(share), height - 14, f"{share:.0%}", **{"text-anchor": "middle"}))
+        body.append(text_at(x(share), height - 14, f"{share:.0%}", text_anchor="middle"))
     for k, (label, won, games, _, players) in enumerate(rows):
         top_y = top + k * row_height
         share = won / games
         low, high = wilson(won, games)
-        body.append(text_at(left - 8, top_y + 17, label, **{"text-anchor": "end"}))
+        body.append(text_at(left - 8, top_y + 17, label, text_anchor="end"))
         body.append(
             element("rect", x=left, y=top_y + 4, width=share * span, height=18, fill="#1f5fa8")
         )

@@ -1,6 +1,6 @@
 """Train the value network of :mod:`splendor.fast.network` and write its weights file.
 
-Run by ``nox -s train-value`` (or directly, with the ``train`` dependency
+Run by ``nox -s train`` (or directly, with the ``train`` dependency
 group installed: ``python training/train_value.py --players 2``); see
 ``training/README.md``. It works in three stages, each resumed where it
 stopped when the script is started again:
