@@ -110,13 +110,15 @@ SETTINGS: Final[tuple[tuple[int, str, str, str], ...]] = (
 # BEGIN MEASURED (written by benchmarks/levels.py)
 # number: (spec, rating, low, high, CPU seconds per move, games)
 MEASURED: Final[dict[int, tuple[str, float, float, float, float, int]]] = {
-    1: ("random", 586.8, 520.1, 653.6, 6.9e-06, 1240),
-    2: ("greedy:randomness=0.8", 951.0, 900.8, 1001.1, 2.18e-05, 1240),
-    3: ("greedy:randomness=0.5", 1405.9, 1372.0, 1439.9, 4.3e-05, 1240),
-    4: ("greedy:randomness=0.25", 1626.0, 1594.5, 1657.6, 5.98e-05, 1370),
-    5: ("greedy", 1836.3, 1803.9, 1868.7, 7.51e-05, 1500),
-    6: ("ismcts:iterations=20,seconds=1.0", 1953.1, 1911.6, 1994.6, 0.00367, 510),
-    7: ("ismcts:iterations=250,seconds=3.0", 2140.8, 2089.3, 2192.3, 0.0529, 380),
+    1: ("random", 364.0, 289.3, 438.7, 7.15e-06, 1256),
+    2: ("greedy:randomness=0.8", 728.1, 669.3, 787.0, 2.2e-05, 1256),
+    3: ("greedy:randomness=0.5", 1183.1, 1141.8, 1224.4, 4.33e-05, 1256),
+    4: ("greedy:randomness=0.25", 1403.2, 1365.9, 1440.5, 6.02e-05, 1386),
+    5: ("greedy", 1612.3, 1576.8, 1647.8, 7.55e-05, 1516),
+    6: ("ismcts:iterations=20,seconds=1.0", 1733.2, 1693.1, 1773.3, 0.00368, 598),
+    7: ("ismcts:iterations=250,seconds=3.0", 1905.9, 1861.9, 1949.8, 0.0505, 540),
+    8: ("search:iterations=1500,seconds=1.0", 2191.1, 2121.4, 2260.8, 0.0162, 280),
+    9: ("search:iterations=12000,network=true,seconds=2.0", 2379.1, 2292.6, 2465.7, 0.222, 208),
 }
 # END MEASURED
 
