@@ -82,8 +82,8 @@ class SearchBot:
 
     Args:
         iterations: the budget per move in iterations, 1 to
-            :data:`MAX_ITERATIONS`. The default is 5,000 when ``seconds``
-            is not given either.
+            :data:`~splendor.fast.search_reference.MAX_ITERATIONS`. The
+            default is 5,000 when ``seconds`` is not given either.
         seconds: a budget in seconds per move (wall clock) instead, or as
             well: the search stops at whichever comes first (the clock is
             read every 16 iterations). A budget in
@@ -110,9 +110,10 @@ class SearchBot:
             for the game's player count.
 
     Raises:
-        InvalidArgumentError: for a budget that is not a positive number (or
-            an iteration budget over :data:`MAX_ITERATIONS`), a seed that is
-            not an int, or an option out of range.
+        InvalidArgumentError: for a budget that is not a positive number
+            (or an iteration budget over
+            :data:`~splendor.fast.search_reference.MAX_ITERATIONS`), a seed
+            that is not an int, or an option out of range.
 
     >>> SearchBot(iterations=1000, seed=2)
     SearchBot(iterations=1000, seed=2)
