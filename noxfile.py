@@ -112,7 +112,8 @@ def _kernel_is_built(session: nox.Session) -> bool:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
-    install_project(session, "cli,server", *group("test"))
+    # [rl] brings numpy, which the value network's inputs are read with.
+    install_project(session, "cli,server,rl", *group("test"))
     # The kernel must have been compiled: its tests fail rather than skip.
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *session.posargs, env=env)

@@ -8,7 +8,8 @@ a random seat against one :class:`splendor.RandomBot`. numpy is all it needs.
 It prints the win rate of the untrained policy (uniform over the legal
 codes) and of the trained one (the most likely legal code at each decision)
 over the same fresh games, and draws the learning curve (the win rate of the
-training games, played by sampling the policy) as an SVG picture. Run it with ``nox -s train-example`` or::
+training games, played by sampling the policy) as an SVG picture. Run it with
+``nox -s train-example`` or::
 
     python examples/train_linear_agent.py --episodes 3000
 
