@@ -80,7 +80,7 @@ cdef inline int32_t s_new(STree* t, const Move* m, int player) noexcept nogil:
 
 
 cdef inline int s_shortfall(const int* need, const int* held) noexcept nogil:
-    """search_reference._shortfall."""
+    """splendor.players._reach.shortfall."""
     cdef int c, d, short = 0
     for c in range(5):
         d = need[c] - held[c]

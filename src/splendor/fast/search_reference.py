@@ -51,7 +51,7 @@ from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
 from splendor.fast.network import ValueNetwork, evaluate, network_input
 from splendor.fast.reference import SplitMix64
-from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS
+from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS, shortfall
 from splendor.players.ismcts import deal_hidden
 
 __all__ = ["MAX_ITERATIONS", "SearchOutcome", "priors", "score", "search"]
@@ -98,16 +98,6 @@ class SearchOutcome:
     visits: tuple[int, ...]
 
 
-def _shortfall(need: Sequence[int], held: Sequence[int]) -> int:
-    short = 0
-    for c in range(5):
-        d = need[c] - held[c]
-        if d > 0:
-            short += d
-    gold = held[5]
-    return short - gold if short > gold else 0
-
-
 def _needs(bonus: Sequence[int], card: Card) -> tuple[int, ...]:
     cost = _CARD[card][0]
     return tuple(cost[c] - bonus[c] if cost[c] > bonus[c] else 0 for c in range(5))
@@ -148,7 +138,7 @@ def priors(state: GameState, actions: Sequence[Action]) -> list[float]:
     gaps: list[int] = []
     for card in _reach(state, me):
         need = _needs(bonus, card)
-        gap = _shortfall(need, held)
+        gap = shortfall(need, held)
         _, colour, points, _ = _CARD[card]
         needs.append(need)
         gaps.append(gap)
@@ -175,7 +165,7 @@ def priors(state: GameState, actions: Sequence[Action]) -> list[float]:
             after = [held[c] + gems[c] - back[c] for c in range(6)]
             gain = 0.0
             for i in aims:
-                gain += weights[i] * (gaps[i] - _shortfall(needs[i], after))
+                gain += weights[i] * (gaps[i] - shortfall(needs[i], after))
             taken = gems[0] + gems[1] + gems[2] + gems[3] + gems[4]
             returned = back[0] + back[1] + back[2] + back[3] + back[4] + back[5]
             scores.append(2.0 + gain - 0.3 * returned + 0.1 * taken)
@@ -214,7 +204,7 @@ def score(state: GameState, seat: int) -> float:
         value += _W_NOBLE * (part * part)
     first = second = 0.0
     for card in _reach(state, player):
-        worth = (_CARD[card][2] + _W_BONUS) / (1.0 + _shortfall(_needs(bonus, card), held))
+        worth = (_CARD[card][2] + _W_BONUS) / (1.0 + shortfall(_needs(bonus, card), held))
         if worth > first:
             first, second = worth, first
         elif worth > second:
