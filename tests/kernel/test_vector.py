@@ -14,16 +14,10 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, Rules, view
-from splendor.fast import VectorEnv
+from splendor.fast import VectorEnv, random_codes
 from splendor.fast.reference import SplitMix64, deal_with
 from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import observation, observation_shape
-
-
-def _random_codes(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    # A legal entry (1 + u) always beats an illegal one (u): uniform among the legal.
-    codes: npt.NDArray[np.int64] = (masks + rng.random(masks.shape)).argmax(axis=1)
-    return codes
 
 
 def _check_against_library(
@@ -53,7 +47,7 @@ def test_shapes_and_dtypes() -> None:
     assert (obs.shape, obs.dtype.name) == ((5, size), "float32")
     assert (masks.shape, masks.dtype.name) == ((5, ACTION_COUNT), "int8")
     assert (seats.shape, seats.dtype.name) == ((5,), "int64")
-    obs, masks, rewards, dones, seats = env.step(_random_codes(masks, np.random.default_rng(1)))
+    obs, masks, rewards, dones, seats = env.step(random_codes(masks, np.random.default_rng(1)))
     assert (obs.shape, obs.dtype.name) == ((5, size), "float32")
     assert (masks.shape, masks.dtype.name) == ((5, ACTION_COUNT), "int8")
     assert (rewards.shape, rewards.dtype.name) == ((5, 3), "float32")
@@ -73,7 +67,7 @@ def test_observations_and_masks_are_those_of_the_library(players: int, rules: Ru
     _check_against_library(env, obs, masks, seats, range(4))
     prefixed = 0
     for step in range(160):
-        obs, masks, _, _, seats = env.step(_random_codes(masks, rng))
+        obs, masks, _, _, seats = env.step(random_codes(masks, rng))
         prefixed += sum(1 for i in range(4) if env.game(i).pending_codes)
         if step % 4 == 0:
             _check_against_library(env, obs, masks, seats, range(4))
@@ -86,7 +80,7 @@ def test_a_finished_game_is_rewarded_and_dealt_again() -> None:
     obs, masks, seats = env.reset()
     finished = 0
     for _ in range(20_000):
-        codes = _random_codes(masks, rng)
+        codes = random_codes(masks, rng)
         before = [env.game(i) for i in range(3)]
         obs, masks, rewards, dones, seats = env.step(codes)
         for i in range(3):
@@ -116,7 +110,7 @@ def test_max_turns_cuts_a_game_short_without_reward() -> None:
     for _ in range(10):
         turns = [env.game(i).turn for i in range(2)]
         assert turns == [0, 0]
-        _, masks, rewards, dones, _ = env.step(_random_codes(masks, rng))
+        _, masks, rewards, dones, _ = env.step(random_codes(masks, rng))
         if dones.any():
             break
     assert dones.any()
@@ -130,7 +124,7 @@ def _run(env: VectorEnv, steps: int, seed: int) -> list[npt.NDArray[np.generic]]
     obs, masks, seats = env.reset()
     out += [obs, masks, seats]
     for _ in range(steps):
-        obs, masks, rewards, dones, seats = env.step(_random_codes(masks, rng))
+        obs, masks, rewards, dones, seats = env.step(random_codes(masks, rng))
         out += [obs, masks, rewards, dones, seats]
     return out
 
@@ -159,7 +153,7 @@ def test_each_games_deals_depend_only_on_the_seed_and_its_index() -> None:
 def test_an_illegal_code_names_the_env_and_changes_nothing() -> None:
     env = VectorEnv(3, 2, seed=2)
     _, masks, _ = env.reset()
-    codes = _random_codes(masks, np.random.default_rng(0))
+    codes = random_codes(masks, np.random.default_rng(0))
     bad = codes.copy()
     bad[2] = int(np.flatnonzero(masks[2] == 0)[0])
     states = [env.game(i).state() for i in range(3)]
@@ -264,3 +258,63 @@ def test_stepping_a_vector_env_loads_no_gymnasium_or_pettingzoo() -> None:
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "[]", kernel
+
+
+def test_random_codes_are_legal_and_uniform() -> None:
+    # Rows with 1, 3 and 85 legal codes, in int8, bool, int64 and a strided view.
+    masks = np.zeros((3, ACTION_COUNT), dtype=np.int8)
+    masks[0, 62] = 1
+    masks[1, [4, 40, 80]] = 1
+    masks[2, :] = 1
+    rng = np.random.default_rng(7)
+    draws = 30_000
+    counts = np.zeros((3, ACTION_COUNT), dtype=np.int64)
+    for _ in range(draws // 100):
+        for form in (masks, masks.astype(np.bool_), masks.astype(np.int64)):
+            for _ in range(33 if form is masks else 33):
+                codes = random_codes(form, rng)
+                assert codes.dtype == np.int64 and codes.shape == (3,)
+                np.add.at(counts, (np.arange(3), codes), 1)
+    total = int(counts[0].sum())
+    assert counts[0, 62] == total  # the only legal code
+    assert not counts[masks == 0].any()  # never an illegal one
+    # Chi-square against uniform, 2 and 84 degrees of freedom: far below the
+    # 99.9% quantiles (13.8 and 128.8) for a uniform draw, far above for a biased one.
+    for row, legal in ((1, [4, 40, 80]), (2, list(range(ACTION_COUNT)))):
+        seen = counts[row, legal]
+        expected = total / len(legal)
+        chi2 = float(((seen - expected) ** 2 / expected).sum())
+        assert chi2 < (13.8 if len(legal) == 3 else 128.8), chi2
+    reversed_view = masks[:, ::-1]  # not contiguous: read as != 0
+    codes = random_codes(reversed_view, rng)
+    assert reversed_view[np.arange(3), codes].all()
+
+
+def test_random_codes_follow_a_vector_env_and_the_seed() -> None:
+    env = VectorEnv(64, 3, seed=4)
+    _, masks, _ = env.reset()
+    for _ in range(50):
+        codes = random_codes(masks, np.random.default_rng(5))
+        assert np.array_equal(codes, random_codes(masks, np.random.default_rng(5)))
+        assert masks[np.arange(64), codes].all()
+        _, masks, _, _, _ = env.step(codes)
+
+
+@pytest.mark.parametrize(
+    ("masks", "message"),
+    [
+        (np.zeros((2, 5), dtype=np.int8), "row 0 of masks has no legal code"),
+        (np.array([[1, 0], [0, 0]], dtype=np.int8), "row 1 of masks has no legal code"),
+        (np.ones(5, dtype=np.int8), "2-dimensional"),
+        (np.ones((2, 5), dtype=np.float32), "integers or booleans"),
+        (np.ones((2, 5, 1), dtype=np.int8), "2-dimensional"),
+    ],
+)
+def test_random_codes_refuse_masks_without_a_legal_code(masks: object, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        random_codes(masks, np.random.default_rng(0))  # type: ignore[arg-type]  # a bad argument on purpose
+
+
+def test_random_codes_of_no_rows_are_empty() -> None:
+    codes = random_codes(np.zeros((0, ACTION_COUNT), dtype=np.int8), np.random.default_rng(0))
+    assert codes.shape == (0,) and codes.dtype == np.int64

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, Rules
-from splendor.fast.vector import VectorEnv
+from splendor.fast.vector import VectorEnv, random_codes
 from splendor.formats.encoding import ACTION_COUNT
 from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS
@@ -35,11 +35,6 @@ class KernelVectorEnv(VectorEnv):
 
     __slots__ = ()
     _use_kernel = True
-
-
-def _codes(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    codes: npt.NDArray[np.int64] = (masks + rng.random(masks.shape)).argmax(axis=1)
-    return codes
 
 
 @pytest.mark.parametrize(
@@ -69,7 +64,7 @@ def test_compiled_and_pure_give_the_same_arrays(players: int, variant: str, max_
     rng = np.random.default_rng(players)
     dones = 0
     for _ in range(250):
-        codes = _codes(masks, rng)
+        codes = random_codes(masks, rng)
         stepped = kernel.step(codes)
         ours: tuple[npt.NDArray[np.generic], ...] = stepped
         again: tuple[npt.NDArray[np.generic], ...] = pure.step(codes)
@@ -130,8 +125,8 @@ def test_illegal_codes_name_the_env_and_change_nothing(
 ) -> None:
     env = env_class(3, 3, seed=5)
     _, masks, _ = env.reset()
-    _, masks, *_ = env.step(_codes(masks, np.random.default_rng(1)))
-    codes = _codes(masks, np.random.default_rng(2))
+    _, masks, *_ = env.step(random_codes(masks, np.random.default_rng(1)))
+    codes = random_codes(masks, np.random.default_rng(2))
     before = _snapshot(env)
     wrong = np.array([*codes[:2].tolist(), bad], dtype=np.asarray(bad).dtype)
     if wrong.dtype == np.uint64:

@@ -15,11 +15,10 @@ import pytest
 pytest.importorskip("numpy")
 
 import numpy as np
-import numpy.typing as npt
 
 from splendor import IllegalActionError, InvalidArgumentError, check_state
 from splendor.errors import ConcurrentUseError
-from splendor.fast.vector import MAX_ENVS, VectorEnv
+from splendor.fast.vector import MAX_ENVS, VectorEnv, random_codes
 from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from tests.kernel.conftest import implementation, run_in_threads
 
@@ -34,18 +33,13 @@ def env_class(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     return VectorEnv
 
 
-def _codes(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
-    codes: npt.NDArray[np.int64] = (masks + rng.random(masks.shape)).argmax(axis=1)
-    return codes
-
-
 def test_read_only_codes_are_played(env_class: type[VectorEnv]) -> None:
     env, twin = env_class(6, 3, seed=2), env_class(6, 3, seed=2)
     _, masks, _ = env.reset()
     twin.reset()
     rng = np.random.default_rng(0)
     for _ in range(30):
-        codes = _codes(masks, rng)
+        codes = random_codes(masks, rng)
         frozen = codes.copy()
         frozen.flags.writeable = False
         results = env.step(frozen)
@@ -75,7 +69,7 @@ def test_two_threads_stepping_one_env_get_the_librarys_error(env_class: type[Vec
             try:
                 _, masks, _ = env.reset()
                 for _ in range(3):
-                    _, masks, _, _, _ = env.step(_codes(masks, rng))
+                    _, masks, _, _, _ = env.step(random_codes(masks, rng))
             except ConcurrentUseError:
                 pass
             except IllegalActionError:

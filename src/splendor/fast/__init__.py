@@ -40,6 +40,7 @@ from splendor.fast.reference import Playouts
 
 if TYPE_CHECKING:
     from splendor.fast.vector import VectorEnv as VectorEnv
+    from splendor.fast.vector import random_codes as random_codes
     from splendor.formats.record import GameRecord
     from splendor.players.bots import Bot
 
@@ -234,9 +235,9 @@ def bot_record(
 
 
 def __getattr__(name: str) -> object:
-    # VectorEnv needs numpy (the [rl] extra): loaded on first use.
-    if name == "VectorEnv":
-        from splendor.fast.vector import VectorEnv
+    # VectorEnv and random_codes need numpy (the [rl] extra): loaded on first use.
+    if name in ("VectorEnv", "random_codes"):
+        from splendor.fast import vector
 
-        return VectorEnv
+        return getattr(vector, name)
     raise AttributeError(f"module 'splendor.fast' has no attribute {name!r}")

@@ -147,6 +147,15 @@ cdef inline void set_bit(uint64_t* bits, int code) noexcept nogil:
         bits[code >> 6] |= (<uint64_t>1) << (code & 63)
 
 
+cdef inline void set_bits(uint64_t* bits, int start, uint64_t mask) noexcept nogil:
+    """Set the codes ``start + i`` for the bits ``i`` of ``mask`` (below 2**32; the
+    codes below CODE_BITS)."""
+    cdef int off = start & 63
+    bits[start >> 6] |= mask << off
+    if off > 32:
+        bits[(start >> 6) + 1] |= mask >> (64 - off)
+
+
 cdef inline bint has_bit(const uint64_t* bits, int64_t code) noexcept nogil:
     return 0 <= code < A_COUNT and (bits[code >> 6] >> (code & 63)) & 1
 
@@ -159,6 +168,7 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     every turn ends within it)."""
     cdef Turn u
     cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen
+    cdef unsigned board
     cdef int avail[5]
     cdef bint used[5]
     bits[0] = 0
@@ -211,18 +221,17 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
 
     # Reserves (with or without tokens given back, there is one of each).
     if u.nres < s.reserve_limit:
+        board = 0
         for i in range(12):
-            if s.board[i]:
-                set_bit(bits, A_RESERVE_BOARD + i)
-        for i in range(3):
-            if s.seg[i]:
-                set_bit(bits, A_RESERVE_DECK + i)
+            board |= (s.board[i] != 0) << i
+        set_bits(bits, A_RESERVE_BOARD, board)
+        set_bits(bits, A_RESERVE_DECK, (s.seg[0] != 0) | (s.seg[1] != 0) << 1 | (s.seg[2] != 0) << 2)
 
-    # Buys.
-    for i in range(12 + u.nres):
-        k = reserved_card(s, &u, i)
-        if k and can_buy(&u, k):
-            set_bit(bits, (A_BUY_BOARD + i) if i < 12 else (A_BUY_RESERVED + i - 12))
+    # Buys: the board's four at a time (see splendor_affordable), then the reserved cards.
+    set_bits(bits, A_BUY_BOARD, splendor_affordable(s.board, C_COST_BYTES, u.e_bytes, u.gold))
+    for i in range(u.nres):
+        if can_buy(&u, s.cards[u.start + i] & 0x7F):
+            set_bit(bits, A_BUY_RESERVED + i)
 
     if bits[0] == 0 and bits[1] == 0:
         set_bit(bits, A_PASS)

@@ -296,8 +296,8 @@ cdef class VectorCore:
         if bad >= 0:
             return bad
         with nogil:
-            # First every game takes its decision (and plays its move), then
-            # every game lists its next decision: two tight loops.
+            # Each game takes its decision (and plays its move), then lists its
+            # next one, while its state and decisions are in the cache.
             for i in range(self.n_envs):
                 # Ask ahead for the memory of the games coming next: the head
                 # of the decisions (up to the first move), then the state.
@@ -316,7 +316,6 @@ cdef class VectorCore:
                     break
                 dones[i] = 0
                 truncated[i] = 0
-                self.started[i] = chosen >= 0
                 for seat in range(n):
                     rewards[i, seat] = 0.0
                 if chosen >= 0:
@@ -330,16 +329,9 @@ cdef class VectorCore:
                         truncated[i] = 1
                     if dones[i]:
                         deal(s, &self.start, self.shown, &self.rngs[i])
-            if not failed:
-                for i in range(self.n_envs):
-                    if i + 4 < self.n_envs and self.started[i + 4]:
-                        prefetch_bytes(&self.states[i + 4], sizeof(KState))
-                        prefetch_bytes(&self.decs[i + 4], DECIDER_HEAD)
-                    failed = self._observe(
-                        i, self.started[i], &obs[i, 0], &masks[i, 0], &seats[i]
-                    )
-                    if failed:
-                        break
+                failed = self._observe(i, chosen >= 0, &obs[i, 0], &masks[i, 0], &seats[i])
+                if failed:
+                    break
         if failed:
             self._failed(failed, i)
         return -1
