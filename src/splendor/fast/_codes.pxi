@@ -167,10 +167,9 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     more tokens than the limit (check_state refuses a state that does, and
     every turn ends within it)."""
     cdef Turn u
-    cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen
+    cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen, used
     cdef unsigned board
     cdef int avail[5]
-    cdef bint used[5]
     bits[0] = 0
     bits[1] = 0
     if s.winners:
@@ -197,10 +196,9 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
                 for i in range(NCOMBO[na][size]):
                     key = 0
                     chosen = 0
-                    for j in range(na):
-                        used[j] = False
+                    used = 0  # a bit per place in avail
                     for j in range(size):
-                        used[COMBO[na][size][i][j]] = True
+                        used |= 1 << COMBO[na][size][i][j]
                         key += POW3[avail[COMBO[na][size][i][j]]]
                         chosen += u.t[avail[COMBO[na][size][i][j]]]
                     if extra and total - chosen < extra:
@@ -208,7 +206,7 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
                     n = k - size
                     j = 0
                     while n > 0:
-                        if not used[j]:
+                        if not used >> j & 1:
                             key += POW3[avail[j]]
                             n -= 1
                         j += 1

@@ -57,6 +57,29 @@ def _init_observations():
 
 _init_observations()
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #include <emmintrin.h>
+    static inline void splendor_floats8(const uint8_t* bytes, float* out) {
+        __m128i zero = _mm_setzero_si128();
+        __m128i words = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)bytes), zero);
+        _mm_storeu_ps(out, _mm_cvtepi32_ps(_mm_unpacklo_epi16(words, zero)));
+        _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(words, zero)));
+    }
+    #else
+    static inline void splendor_floats8(const uint8_t* bytes, float* out) {
+        int k;
+        for (k = 0; k < 8; k++) out[k] = (float)bytes[k];
+    }
+    #endif
+    """
+    # The 8 bytes from ``bytes`` (all inside one object) as 8 floats at ``out``
+    # (SSE2 where the compiler has it).
+    void splendor_floats8(const uint8_t* bytes, float* out) noexcept nogil
+
+
 # The 8 mask bytes of each byte of a bitset (the byte order of the machine).
 cdef uint8_t SPREAD[256][8]
 
@@ -131,10 +154,11 @@ cdef int write_observation(
     index = seat
     for i in range(n):
         row = &out[OBS_HEAD + PLAYER_SIZE * i]
-        for c in range(6):
-            row[c] = s.tokens[index][c]
-        for c in range(5):
-            row[6 + c] = s.bonus[index][c]
+        # Eight bytes at a time, in this order: the tokens' two extra floats
+        # are written over by the bonuses, the bonuses' three by what follows
+        # (the bytes read past each array are later fields of the KState).
+        splendor_floats8(&s.tokens[index][0], row)
+        splendor_floats8(&s.bonus[index][0], &row[6])
         row[11] = s.points[index]
         row[12] = s.seg[4 + 2 * index]
         row[13] = received[index + 1]
@@ -171,7 +195,8 @@ cdef int write_observation(
                     memcpy(&row[CARD_SIZE * count], CARD_ROW[HIDDEN_ROW + tier],
                            CARD_SIZE * sizeof(float))
                     count += 1
-        memset(&row[CARD_SIZE * held], 0, (slots - held) * CARD_SIZE * sizeof(float))
+        for k in range(held, slots):  # a size known here: a few stores each
+            memset(&row[CARD_SIZE * k], 0, CARD_SIZE * sizeof(float))
         pos += slots * CARD_SIZE
         index = index + 1 if index + 1 < n else 0
     count = 0
@@ -182,7 +207,8 @@ cdef int write_observation(
             memcpy(&out[pos + NOBLE_SIZE * count], NOBLE_ROW[s.nobles[k] & 15],
                    NOBLE_SIZE * sizeof(float))
             count += 1
-    memset(&out[pos + NOBLE_SIZE * count], 0, (shown - count) * NOBLE_SIZE * sizeof(float))
+    for k in range(count, shown):
+        memset(&out[pos + NOBLE_SIZE * k], 0, NOBLE_SIZE * sizeof(float))
     # The decision's 1 + 2 * A_COUNT entries, by the run-time size: a size
     # known when compiling is inlined as a string instruction, slow to start.
     memset(&out[decision], 0, (size - decision) * sizeof(float))

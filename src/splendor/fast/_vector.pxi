@@ -115,7 +115,6 @@ cdef class VectorCore:
     cdef Decider* decs
     cdef uint64_t* rngs
     cdef MoveBuf scratch  # where the moves of a turn are generated
-    cdef uint8_t* started  # per game: its last decision started a turn
     cdef object rules
     cdef bint busy  # a method runs (see _enter)
 
@@ -125,7 +124,6 @@ cdef class VectorCore:
         self.decs = NULL
         self.rngs = NULL
         self.scratch.data = NULL
-        self.started = NULL
         self.n_ready = 0
         self.dealt = False
 
@@ -138,7 +136,6 @@ cdef class VectorCore:
         free(self.states)
         free(self.rngs)
         free(self.scratch.data)
-        free(self.started)
 
     def __init__(self, int num_envs, int players, seed, rules, max_turns, int slots, int shown,
                  Py_ssize_t size):
@@ -165,10 +162,9 @@ cdef class VectorCore:
         self.decs = <Decider*>malloc(num_envs * sizeof(Decider))
         self.rngs = <uint64_t*>malloc(num_envs * sizeof(uint64_t))
         self.scratch.data = <Move*>malloc(256 * sizeof(Move))
-        self.started = <uint8_t*>malloc(num_envs)
         if (
             self.states == NULL or self.decs == NULL or self.rngs == NULL
-            or self.scratch.data == NULL or self.started == NULL
+            or self.scratch.data == NULL
         ):
             raise MemoryError()
         self.scratch.cap = 256
