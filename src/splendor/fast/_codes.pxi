@@ -98,7 +98,7 @@ def _init_codes():
         and len(_encoding.GOLD_CODES) == 5
         and len(_encoding.NOBLE_CODES) >= MAXNOBLES
         and A_RESERVE_BOARD <= 64
-        and A_COUNT <= CODE_BITS,
+        and 8 <= A_COUNT <= CODE_BITS,
         "it codes the moves by kind in the order take, reserve, buy, pass, "
         "and the codes fit in its bitsets",
     )

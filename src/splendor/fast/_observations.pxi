@@ -96,12 +96,19 @@ _init_spread()
 
 cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
     """Write the mask of the code set ``bits`` to ``out`` (A_COUNT bytes, 1 for a code in it)."""
-    cdef int k
+    cdef int k, last, off
     cdef int whole = A_COUNT >> 3
+    cdef uint64_t byte
     for k in range(whole):
         memcpy(&out[8 * k], SPREAD[(bits[k >> 3] >> (8 * (k & 7))) & 255], 8)
-    for k in range(8 * whole, A_COUNT):
-        out[k] = (bits[k >> 6] >> (k & 63)) & 1
+    if A_COUNT & 7:
+        # The last 8 codes in one store, over some the loop wrote (A_COUNT >= 8).
+        last = A_COUNT - 8
+        off = last & 63
+        byte = bits[last >> 6] >> off
+        if off > 56:
+            byte |= bits[(last >> 6) + 1] << (64 - off)
+        memcpy(&out[last], SPREAD[byte & 255], 8)
 
 
 cdef inline Py_ssize_t observation_size(int players, Py_ssize_t slots, Py_ssize_t shown) noexcept nogil:
@@ -135,8 +142,7 @@ cdef int write_observation(
     if size != observation_size(n, slots, shown) or not 0 <= seat < n:
         return -1
     # Every entry is written once (no clearing first: the rows are long).
-    for c in range(6):
-        out[c] = s.bank[c]
+    splendor_floats8(s.bank, out)  # out[6] and out[7] written over next
     for k in range(3):
         out[6 + k] = s.seg[k]
     out[9] = <float>s.passes
