@@ -5,9 +5,10 @@ drawn from the masks by :func:`splendor.fast.random_codes`, and reports
 decision steps per second (one step of the whole batch is ``--envs``
 decision steps) of ``step()`` alone (the drawing of the codes, the agent's
 work, is left out), per second of wall-clock time and per second of CPU
-time of this process; then per CPU second with the drawing counted, drawn
-by ``random_codes`` and by the recipe ``(masks +
-rng.random(masks.shape)).argmax(axis=1)`` (timed on the same masks). Needs
+time of this process; then per CPU second with the drawing counted. The
+same for a VectorEnv made with ``copy=False`` (the same arrays written at
+every step); then the steps with the codes drawn by the recipe ``(masks +
+rng.random(masks.shape)).argmax(axis=1)``, drawing counted. Needs
 the ``[rl]`` extra. Run ``python benchmarks/bench_vector.py --help``.
 
 numpy's BLAS is held to one thread (``OPENBLAS_NUM_THREADS=1`` unless set):
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         f"{'players':>7} {'envs':>6} {'step/s wall':>12} {'step/s cpu':>12} "
-        f"{'+random_codes':>14} {'+argmax recipe':>15} {'reset s':>8}"
+        f"{'+random_codes':>14} {'copy=False':>12} {'+random_codes':>14} "
+        f"{'+argmax recipe':>15} {'reset s':>8}"
     )
     for players in args.players:
         env = fast.VectorEnv(args.envs, players, seed=1)
@@ -53,17 +55,21 @@ def main(argv: list[str] | None = None) -> None:
         env.reset()
         reset = time.perf_counter() - start
         wall, cpu, with_codes = _run(env, args.steps, fast.random_codes)
+        reused = fast.VectorEnv(args.envs, players, seed=1, copy=False)
+        _, cpu_reused, with_codes_reused = _run(reused, args.steps, fast.random_codes)
         _, _, with_recipe = _run(env, args.steps, _recipe)
         steps = args.steps * args.envs
         print(
             f"{players:>7} {args.envs:>6} {steps / wall:>12,.0f} {steps / cpu:>12,.0f} "
-            f"{steps / with_codes:>14,.0f} {steps / with_recipe:>15,.0f} {reset:>8.3f}"
+            f"{steps / with_codes:>14,.0f} {steps / cpu_reused:>12,.0f} "
+            f"{steps / with_codes_reused:>14,.0f} {steps / with_recipe:>15,.0f} {reset:>8.3f}"
         )
 
 
 def _recipe(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.intp]:
     """A random legal code per row by a double per code and an argmax."""
-    return (masks + rng.random(masks.shape)).argmax(axis=1)
+    codes: npt.NDArray[np.intp] = (masks + rng.random(masks.shape)).argmax(axis=1)
+    return codes
 
 
 def _run(

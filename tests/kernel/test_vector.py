@@ -13,7 +13,7 @@ pytest.importorskip("gymnasium")
 import numpy as np
 import numpy.typing as npt
 
-from splendor import IllegalActionError, InvalidArgumentError, Rules, view
+from splendor import IllegalActionError, InvalidArgumentError, Rules, fast, view
 from splendor.fast import VectorEnv, random_codes
 from splendor.fast.reference import SplitMix64, deal_with
 from splendor.formats.encoding import ACTION_COUNT, legal_codes
@@ -271,9 +271,10 @@ def test_random_codes_are_legal_and_uniform() -> None:
     counts = np.zeros((3, ACTION_COUNT), dtype=np.int64)
     for _ in range(draws // 100):
         for form in (masks, masks.astype(np.bool_), masks.astype(np.int64)):
-            for _ in range(33 if form is masks else 33):
+            for _ in range(33):
                 codes = random_codes(form, rng)
-                assert codes.dtype == np.int64 and codes.shape == (3,)
+                assert codes.dtype == np.int64
+                assert codes.shape == (3,)
                 np.add.at(counts, (np.arange(3), codes), 1)
     total = int(counts[0].sum())
     assert counts[0, 62] == total  # the only legal code
@@ -317,4 +318,50 @@ def test_random_codes_refuse_masks_without_a_legal_code(masks: object, message: 
 
 def test_random_codes_of_no_rows_are_empty() -> None:
     codes = random_codes(np.zeros((0, ACTION_COUNT), dtype=np.int8), np.random.default_rng(0))
-    assert codes.shape == (0,) and codes.dtype == np.int64
+    assert codes.shape == (0,)
+    assert codes.dtype == np.int64
+
+
+@pytest.mark.parametrize("use_kernel", [False, True])
+def test_copy_false_writes_the_same_arrays_with_the_same_values(
+    use_kernel: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if use_kernel and not fast.COMPILED:
+        pytest.skip("the compiled kernel is not built")
+    monkeypatch.setattr(VectorEnv, "_use_kernel", use_kernel)
+    fresh = VectorEnv(16, 3, seed=9, max_turns=30)
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
+    assert fresh.copy
+    assert not reused.copy
+    first = fresh.reset()
+    again = reused.reset()
+    kept = reused.reset()  # a second reset writes into the same arrays
+    assert all(a is b for a, b in zip(again, kept, strict=True))
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
+    again = reused.reset()
+    for i in range(3):
+        assert np.array_equal(first[i], again[i])
+    masks = first[1]
+    rng = np.random.default_rng(3)
+    arrays: list[int] = []
+    truncations = 0
+    for _ in range(120):
+        codes = random_codes(masks, rng)
+        got = fresh.step(codes)
+        mine = reused.step(codes)
+        for i in range(5):
+            assert np.array_equal(got[i], mine[i])
+        assert np.array_equal(fresh.truncated, reused.truncated)
+        truncations += int(reused.truncated.sum())
+        arrays.append(len({id(a) for a in mine} | {id(again[0]), id(again[1]), id(again[2])}))
+        assert mine[0] is again[0]
+        assert mine[1] is again[1]
+        assert mine[4] is again[2]
+        masks = got[1]
+    assert truncations > 0  # max_turns=30 cut games short, and truncated followed
+    assert set(arrays) == {5}  # obs, masks, rewards, dones, seats: the same five objects
+
+
+def test_copy_must_be_a_bool() -> None:
+    with pytest.raises(InvalidArgumentError, match="copy must be a bool"):
+        VectorEnv(2, 2, seed=1, copy=1)  # type: ignore[arg-type]  # a bad argument on purpose

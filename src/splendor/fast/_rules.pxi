@@ -191,36 +191,43 @@ cdef int gen_takes(
     of the take code ``want`` unless it is -1."""
     cdef int k = na if na < 3 else 3
     cdef int net = k if k < room else room
-    cdef int size, i, j, n, x, extra, nsub
+    cdef int size, i, j, n, x, extra, nsub, c
+    cdef unsigned kept, fill, wanted = 0
     cdef int rest[6]
     cdef int subs[56 * 6]
     cdef uint8_t back[6]
-    cdef bint used[5]
     cdef Move m
     memset(&m, 0, sizeof(Move))
+    memset(back, 0, 6)
     m.kind = K_TAKE
+    if want >= 0:
+        for c in range(5):
+            if TAKE_TOK[want][c]:
+                wanted |= 1u << c
     size = k
     while size >= net:
         extra = size - net
         for i in range(NCOMBO[na][size]):
-            memset(m.tok, 0, 6)
-            memset(back, 0, 6)
-            for j in range(na):
-                used[j] = False
+            # The colours kept (a bit each), then the fillers: the first other
+            # available colours, taken and given back.
+            kept = 0
             for j in range(size):
-                used[COMBO[na][size][i][j]] = True
-                m.tok[avail[COMBO[na][size][i][j]]] = 1
-            # Fillers: the first other available colours, taken and given back.
+                kept |= 1u << avail[COMBO[na][size][i][j]]
+            if want >= 0 and kept & ~wanted:
+                continue
+            fill = 0
             n = k - size
             j = 0
             while n > 0:
-                if not used[j]:
-                    m.tok[avail[j]] = 1
-                    back[avail[j]] = 1
+                if not kept >> avail[j] & 1:
+                    fill |= 1u << avail[j]
                     n -= 1
                 j += 1
-            if want >= 0 and TAKE_BY_KEY[take_key(m.tok)] != want:
+            if want >= 0 and (kept | fill) != wanted:
                 continue
+            for c in range(5):
+                m.tok[c] = (kept | fill) >> c & 1
+                back[c] = fill >> c & 1
             if extra:
                 for x in range(6):
                     rest[x] = t[x]

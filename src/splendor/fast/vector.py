@@ -49,6 +49,7 @@ _F32 = npt.NDArray[np.float32]
 _I8 = npt.NDArray[np.int8]
 _I64 = npt.NDArray[np.int64]
 _U8 = npt.NDArray[np.uint8]
+_Arrays = tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], npt.NDArray[np.bool_], _I64]
 
 
 def random_codes(masks: npt.ArrayLike, rng: np.random.Generator) -> _I64:
@@ -233,6 +234,15 @@ class VectorEnv:
     the same arrays, with or without the compiled kernel, whatever the other
     games do.
 
+    By default every call returns new arrays, which the caller may keep.
+    With ``copy=False`` the environment makes its arrays once and writes every
+    :meth:`reset` and :meth:`step` into the same ones (the same objects are
+    returned each time, :attr:`truncated` included): no memory is allocated
+    per step, which is faster for a large batch, but an array kept from one
+    step is overwritten by the next (copy what you keep, as a replay buffer
+    does when it stores a step). ``gymnasium``'s vector environments have the
+    same choice, under the same name.
+
     A VectorEnv is used by one thread at a time: a call made while another
     of its methods runs (from another thread, a signal handler or a
     callback) raises :class:`~splendor.errors.ConcurrentUseError`.
@@ -245,6 +255,8 @@ class VectorEnv:
         max_turns: the turns after which a game is cut short (``None``:
             never; under house rules where no card can be bought a game may
             never end).
+        copy: ``True`` (the default) for new arrays at every call; ``False``
+            to have every call write into, and return, the same arrays.
 
     Raises:
         InvalidArgumentError: for a bad argument, or rules that let a player
@@ -270,7 +282,17 @@ class VectorEnv:
     (0, [-1.0, 1.0], 0)
     """
 
-    __slots__ = ("_core", "_lock", "_num_envs", "_players", "_ready", "_size", "truncated")
+    __slots__ = (
+        "_copy",
+        "_core",
+        "_lock",
+        "_num_envs",
+        "_out",
+        "_players",
+        "_ready",
+        "_size",
+        "truncated",
+    )
 
     # Which implementation steps the games (tests compare the two).
     _use_kernel: ClassVar[bool] = COMPILED
@@ -283,6 +305,7 @@ class VectorEnv:
         seed: int,
         rules: Rules | None = None,
         max_turns: int | None = 1000,
+        copy: bool = True,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -297,6 +320,8 @@ class VectorEnv:
             raise InvalidArgumentError(
                 f"max_turns must be a positive int or None, got {max_turns!r}"
             )
+        if not isinstance(copy, bool):
+            raise InvalidArgumentError(f"copy must be a bool, got {copy!r}")
         # Checks players and rules with the library's errors.
         layout = observation_layout(players, rules)
         fields = {field.name: field for field in layout}
@@ -321,6 +346,25 @@ class VectorEnv:
             self._core = _PureCore(*args)
         #: Which games the last :meth:`step` cut short at ``max_turns``.
         self.truncated: npt.NDArray[np.bool_] = np.zeros(num_envs, dtype=np.bool_)
+        self._copy = copy
+        self._out: _Arrays | None = None if copy else self._arrays()
+
+    def _arrays(self) -> _Arrays:
+        """New arrays for one step: observations, masks, rewards, dones, truncated, seats."""
+        num_envs = self._num_envs
+        return (
+            np.empty((num_envs, self._size), dtype=np.float32),
+            np.empty((num_envs, ACTION_COUNT), dtype=np.int8),
+            np.empty((num_envs, self._players), dtype=np.float32),
+            np.empty(num_envs, dtype=np.bool_),
+            self.truncated if not self._copy else np.empty(num_envs, dtype=np.bool_),
+            np.empty(num_envs, dtype=np.int64),
+        )
+
+    @property
+    def copy(self) -> bool:
+        """Whether every call returns new arrays (see the class)."""
+        return self._copy
 
     @property
     def num_envs(self) -> int:
@@ -360,14 +404,13 @@ class VectorEnv:
             ``(observations, action_masks, current_players)`` of the first
             decision of every game.
         """
-        obs = np.empty((self._num_envs, self._size), dtype=np.float32)
-        masks = np.empty((self._num_envs, ACTION_COUNT), dtype=np.int8)
-        seats = np.empty(self._num_envs, dtype=np.int64)
+        obs, masks, _, _, truncated, seats = self._out or self._arrays()
         self._enter()
         try:
             self._core.reset(obs, masks, seats)
             self._ready = True
-            self.truncated = np.zeros(self._num_envs, dtype=np.bool_)
+            truncated[:] = False
+            self.truncated = truncated
         finally:
             self._lock.release()
         return obs, masks, seats
@@ -401,13 +444,7 @@ class VectorEnv:
             raise InvalidArgumentError(f"codes must be integers, got dtype {array.dtype}")
         # Codes beyond int64 wrap to negative numbers, which are illegal too.
         wide = np.ascontiguousarray(array, dtype=np.int64)
-        num_envs = self._num_envs
-        obs = np.empty((num_envs, self._size), dtype=np.float32)
-        masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
-        rewards = np.empty((num_envs, self._players), dtype=np.float32)
-        dones = np.empty(num_envs, dtype=np.bool_)
-        truncated = np.empty(num_envs, dtype=np.bool_)
-        seats = np.empty(num_envs, dtype=np.int64)
+        obs, masks, rewards, dones, truncated, seats = self._out or self._arrays()
         core = self._core
         self._enter()
         try:
