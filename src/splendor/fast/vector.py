@@ -237,7 +237,7 @@ class VectorEnv:
     By default every call returns new arrays, which the caller may keep.
     With ``copy=False`` the environment makes its arrays once and writes every
     :meth:`reset` and :meth:`step` into the same ones (the same objects are
-    returned each time, :attr:`truncated` included): no memory is allocated
+    returned each time, :attr:`truncated` included): no array is allocated
     per step, which is faster for a large batch, but an array kept from one
     step is overwritten by the next (copy what you keep, as a replay buffer
     does when it stores a step). ``gymnasium``'s vector environments have the
