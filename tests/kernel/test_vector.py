@@ -309,6 +309,7 @@ def test_random_codes_follow_a_vector_env_and_the_seed() -> None:
         (np.ones(5, dtype=np.int8), "2-dimensional"),
         (np.ones((2, 5), dtype=np.float32), "integers or booleans"),
         (np.ones((2, 5, 1), dtype=np.int8), "2-dimensional"),
+        (np.ones((2, 5), dtype="m8[s]"), "integers or booleans"),
     ],
 )
 def test_random_codes_refuse_masks_without_a_legal_code(masks: object, message: str) -> None:
@@ -365,3 +366,9 @@ def test_copy_false_writes_the_same_arrays_with_the_same_values(
 def test_copy_must_be_a_bool() -> None:
     with pytest.raises(InvalidArgumentError, match="copy must be a bool"):
         VectorEnv(2, 2, seed=1, copy=1)  # type: ignore[arg-type]  # a bad argument on purpose
+
+
+@pytest.mark.parametrize("rng", [None, 3, np.random.RandomState(0)])
+def test_random_codes_want_a_generator(rng: object) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"rng must be a numpy\.random\.Generator"):
+        random_codes(np.ones((2, 3), dtype=np.int8), rng)  # type: ignore[arg-type]  # a bad argument on purpose

@@ -97,7 +97,7 @@ def _init_codes():
         and len(_encoding.RETURN_CODES) == 6
         and len(_encoding.GOLD_CODES) == 5
         and len(_encoding.NOBLE_CODES) >= MAXNOBLES
-        and A_RESERVE_BOARD <= 64
+        and A_PASS < 64  # the codes of a turn's first decision: in the first word
         and 8 <= A_COUNT <= CODE_BITS,
         "it codes the moves by kind in the order take, reserve, buy, pass, "
         "and the codes fit in its bitsets",
@@ -152,7 +152,7 @@ cdef inline void set_bits(uint64_t* bits, int start, uint64_t mask) noexcept nog
     codes below CODE_BITS)."""
     cdef int off = start & 63
     bits[start >> 6] |= mask << off
-    if off > 32:
+    if off > 32 and mask >> (64 - off):
         bits[(start >> 6) + 1] |= mask >> (64 - off)
 
 

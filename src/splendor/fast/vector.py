@@ -75,7 +75,8 @@ def random_codes(masks: npt.ArrayLike, rng: np.random.Generator) -> _I64:
 
     Raises:
         InvalidArgumentError: when ``masks`` is not a 2-dimensional array of
-            integers or booleans, or a row has no legal code.
+            integers or booleans, a row has no legal code, or ``rng`` is not a
+            ``numpy.random.Generator``.
 
     >>> import numpy as np
     >>> from splendor.fast import VectorEnv, random_codes
@@ -85,8 +86,13 @@ def random_codes(masks: npt.ArrayLike, rng: np.random.Generator) -> _I64:
     >>> codes.dtype.name, bool(masks[np.arange(4), codes].all())
     ('int64', True)
     """
+    if not isinstance(rng, np.random.Generator):
+        raise InvalidArgumentError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
+            f"got {type(rng).__name__}"
+        )
     array = np.asarray(masks)
-    if array.ndim != 2 or not (array.dtype == np.bool_ or np.issubdtype(array.dtype, np.integer)):
+    if array.ndim != 2 or array.dtype.kind not in "biu":
         raise InvalidArgumentError(
             f"masks must be a 2-dimensional array of integers or booleans, "
             f"got shape {array.shape} and dtype {array.dtype}"
@@ -404,7 +410,14 @@ class VectorEnv:
             ``(observations, action_masks, current_players)`` of the first
             decision of every game.
         """
-        obs, masks, _, _, truncated, seats = self._out or self._arrays()
+        if self._out is None:
+            num_envs = self._num_envs
+            obs = np.empty((num_envs, self._size), dtype=np.float32)
+            masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
+            truncated = np.empty(num_envs, dtype=np.bool_)
+            seats = np.empty(num_envs, dtype=np.int64)
+        else:
+            obs, masks, _, _, truncated, seats = self._out
         self._enter()
         try:
             self._core.reset(obs, masks, seats)
