@@ -5,7 +5,8 @@ games by (bot, opponent, players), and draws:
 
 - ``--curve OUT``: the bot's share of the wins against one opponent, 2
   players, against its CPU time per move (a log scale), one point per bot
-  setting with its 95% interval;
+  setting with its 95% interval, the settings with the value network
+  (``network=true`` in the spec) and the others as two lines;
 - ``--bars OUT``: one bar per group, its share against the fair share.
 
     python benchmarks/plot_strength.py runs/*.jsonl --against ismcts:iterations=500 \\
@@ -86,16 +87,25 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
             text_anchor="middle",
         )
     )
-    previous = None
-    for cpu, share, low, high, _ in points:
-        px, py = x(cpu), y(share)
-        body.append(element("line", x1=px, x2=px, y1=y(high), y2=y(low), stroke="#1f5fa8"))
-        body.append(element("circle", cx=px, cy=py, r=4, fill="#1f5fa8"))
-        if previous is not None:
-            body.append(
-                element("line", x1=previous[0], y1=previous[1], x2=px, y2=py, stroke="#1f5fa8")
-            )
-        previous = (px, py)
+    # One line per series: the searches with the value network, and the others.
+    series = (("with the network", "#1f5fa8", True), ("heuristic evaluation", "#c0392b", False))
+    for k, (name, colour, networked) in enumerate(series):
+        chosen = [p for p in points if ("network=true" in p[4]) == networked]
+        if not chosen:
+            continue
+        legend_y = top + 8 + 18 * k
+        body.append(element("circle", cx=left + 16, cy=legend_y, r=4, fill=colour))
+        body.append(text_at(left + 26, legend_y + 4, name))
+        previous: tuple[float, float] | None = None
+        for cpu, share, low, high, _ in chosen:
+            px, py = x(cpu), y(share)
+            body.append(element("line", x1=px, x2=px, y1=y(high), y2=y(low), stroke=colour))
+            body.append(element("circle", cx=px, cy=py, r=4, fill=colour))
+            if previous is not None:
+                body.append(
+                    element("line", x1=previous[0], y1=previous[1], x2=px, y2=py, stroke=colour)
+                )
+            previous = (px, py)
     body.append(f"<!-- {len(points)} settings against {against} -->")
     return _svg(width, height, body) + "\n</svg>\n"
 
