@@ -51,10 +51,6 @@ cdef int POW3[5]
 cdef uint64_t FULL_TAKES[32]
 
 
-cdef inline int take_key(const uint8_t* tok) noexcept nogil:
-    return tok[0] + 3 * tok[1] + 9 * tok[2] + 27 * tok[3] + 81 * tok[4]
-
-
 def _init_codes():
     """Read the code layout of splendor.formats.encoding into the globals above.
 

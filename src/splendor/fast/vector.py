@@ -289,7 +289,6 @@ class VectorEnv:
     """
 
     __slots__ = (
-        "_copy",
         "_core",
         "_lock",
         "_num_envs",
@@ -350,10 +349,12 @@ class VectorEnv:
             self._core: VectorCore | _PureCore = _kernel.VectorCore(*args)
         else:
             self._core = _PureCore(*args)
-        #: Which games the last :meth:`step` cut short at ``max_turns``.
-        self.truncated: npt.NDArray[np.bool_] = np.zeros(num_envs, dtype=np.bool_)
-        self._copy = copy
+        # The arrays every call writes into with copy=False; None: new ones each call.
         self._out: _Arrays | None = None if copy else self._arrays()
+        #: Which games the last :meth:`step` cut short at ``max_turns``.
+        self.truncated: npt.NDArray[np.bool_] = (
+            np.zeros(num_envs, dtype=np.bool_) if self._out is None else self._out[4]
+        )
 
     def _arrays(self) -> _Arrays:
         """New arrays for one step: observations, masks, rewards, dones, truncated, seats."""
@@ -363,14 +364,14 @@ class VectorEnv:
             np.empty((num_envs, ACTION_COUNT), dtype=np.int8),
             np.empty((num_envs, self._players), dtype=np.float32),
             np.empty(num_envs, dtype=np.bool_),
-            self.truncated if not self._copy else np.empty(num_envs, dtype=np.bool_),
+            np.zeros(num_envs, dtype=np.bool_),
             np.empty(num_envs, dtype=np.int64),
         )
 
     @property
     def copy(self) -> bool:
         """Whether every call returns new arrays (see the class)."""
-        return self._copy
+        return self._out is None
 
     @property
     def num_envs(self) -> int:
@@ -410,14 +411,7 @@ class VectorEnv:
             ``(observations, action_masks, current_players)`` of the first
             decision of every game.
         """
-        if self._out is None:
-            num_envs = self._num_envs
-            obs = np.empty((num_envs, self._size), dtype=np.float32)
-            masks = np.empty((num_envs, ACTION_COUNT), dtype=np.int8)
-            truncated = np.empty(num_envs, dtype=np.bool_)
-            seats = np.empty(num_envs, dtype=np.int64)
-        else:
-            obs, masks, _, _, truncated, seats = self._out
+        obs, masks, _, _, truncated, seats = self._out or self._arrays()
         self._enter()
         try:
             self._core.reset(obs, masks, seats)
