@@ -463,3 +463,110 @@ def test_bad_views_and_actions_are_refused() -> None:
     over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
     with pytest.raises(InvalidArgumentError):
         bot.search(view(over, over.current_player), rng)
+
+
+def _dense_reference(values: list[float], weights: list[float], biases: list[float]) -> list[float]:
+    """A layer's sums in network.evaluate's order: per output, the bias, then each
+    value that is not 0 in order times its (float32) weight, rounded at each step."""
+    outputs = len(biases)
+    sums = list(biases)
+    for i, x in enumerate(values):
+        if x != 0.0:
+            for j in range(outputs):
+                sums[j] += x * weights[i * outputs + j]
+    return sums
+
+
+def test_every_dense_path_adds_as_the_pure_forward_pass() -> None:
+    """The search's layer sums (AVX2, SSE2 and plain C, whichever this processor
+    runs) equal the pure order to the last bit, for widths with and without a
+    tail past the blocks of 16 and 8, and inputs with zeros."""
+    import array
+
+    kernel = implementation("kernel")
+    rng = random.Random(5)
+    paths = range(kernel._dense_path() + 1)
+    checked = 0
+    for outputs in (1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 64, 128, 131):
+        for inputs in (1, 5, 40):
+            # float32 weights, as the network's file holds them
+            weights = array.array("f", [rng.gauss(0.0, 0.3) for _ in range(inputs * outputs)])
+            values = [rng.choice((0.0, 0.0, 1.0, 2.0, rng.uniform(-3, 3))) for _ in range(inputs)]
+            biases = [rng.uniform(-1, 1) for _ in range(outputs)]
+            expected = _dense_reference(values, list(weights), biases)
+            for path in paths:
+                assert kernel._dense(values, weights, biases, path) == expected
+                checked += 1
+    assert checked >= 39 * len(paths)
+    with pytest.raises(InvalidArgumentError):
+        kernel._dense([1.0], [1.0], [0.0], 3)
+    with pytest.raises(InvalidArgumentError):
+        kernel._dense([1.0], [1.0, 2.0, 3.0], [0.0], 0)
+
+
+def test_stopping_early_finds_the_same_move_in_both_searches_sooner() -> None:
+    """stop_early: the kernel and the pure search stop at the same iteration
+    (a multiple of 16) with equal outcomes, on the move the whole budget
+    finds; at least one position stops early, and none runs longer."""
+    kernel = implementation("kernel")
+    stopped = 0
+    for k, state in enumerate(POSITIONS[:14]):
+        seat = state.current_player
+        whole = kernel_search(state, seat, 400, k)
+        found = kernel.search(
+            kernel.Game.from_state(state),
+            seat,
+            400,
+            None,
+            k,
+            OPTIONS["exploration"],
+            OPTIONS["widening"],
+            int(OPTIONS["rollout_rounds"]),
+            OPTIONS["temperature"],
+            None,
+            True,
+        )
+        pure = search_reference.search(
+            state,
+            seat,
+            iterations=400,
+            seconds=None,
+            seed=k,
+            exploration=OPTIONS["exploration"],
+            widening=OPTIONS["widening"],
+            rollout_rounds=int(OPTIONS["rollout_rounds"]),
+            temperature=OPTIONS["temperature"],
+            stop_early=True,
+        )
+        assert found == pure
+        assert found.pv[0] == whole.pv[0]
+        assert found.iterations <= 400
+        if found.iterations < 400:
+            stopped += 1
+            assert found.iterations % 16 == 0
+            # Stopped exactly when the leader could no longer be caught.
+            top, second = [*sorted(found.visits, reverse=True), 0][:2]
+            assert top - second > 400 - found.iterations
+    assert stopped >= 3
+
+
+def test_stopping_early_is_a_bool() -> None:
+    kernel = implementation("kernel")
+    state = POSITIONS[0]
+    with pytest.raises(InvalidArgumentError, match="stop_early"):
+        SearchBot(iterations=10, stop_early=1)  # type: ignore[arg-type]  # the error under test
+    with pytest.raises(InvalidArgumentError, match="stop_early"):
+        kernel.search(
+            kernel.Game.from_state(state),
+            state.current_player,
+            10,
+            None,
+            1,
+            0.1,
+            1.0,
+            0,
+            2.5,
+            None,
+            "yes",
+        )
+    assert "stop_early=True" in repr(SearchBot(iterations=10, stop_early=True))

@@ -164,7 +164,6 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     every turn ends within it)."""
     cdef Turn u
     cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen, used
-    cdef unsigned board
     cdef int avail[5]
     bits[0] = 0
     bits[1] = 0
@@ -215,10 +214,7 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
 
     # Reserves (with or without tokens given back, there is one of each).
     if u.nres < s.reserve_limit:
-        board = 0
-        for i in range(12):
-            board |= (s.board[i] != 0) << i
-        set_bits(bits, A_RESERVE_BOARD, board)
+        set_bits(bits, A_RESERVE_BOARD, splendor_filled(s.board))
         set_bits(bits, A_RESERVE_DECK, (s.seg[0] != 0) | (s.seg[1] != 0) << 1 | (s.seg[2] != 0) << 2)
 
     # Buys: the board's four at a time (see splendor_affordable), then the reserved cards.

@@ -39,7 +39,9 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
+from cpython cimport array
 
+import array
 import itertools
 import operator
 import random

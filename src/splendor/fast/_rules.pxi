@@ -83,11 +83,33 @@ _init_rules()
 # -- The card segments ------------------------------------------------------------------
 
 
+# SEG_MASKS[k]: 16 bytes, the first k 0xFF and the rest 0, as two words in
+# the machine's byte order (for seg_start).
+cdef uint64_t SEG_MASKS[NSEG + 1][2]
+
+
+def _init_seg_masks():
+    cdef int k
+    cdef uint8_t ones[16]
+    for k in range(NSEG + 1):
+        memset(ones, 0, 16)
+        memset(ones, 0xFF, k)
+        memcpy(SEG_MASKS[k], ones, 16)
+
+
+_init_seg_masks()
+
+
 cdef inline int seg_start(const KState* s, int k) noexcept nogil:
-    cdef int i, total = 0
-    for i in range(k):
-        total += s.seg[i]
-    return total
+    """Where segment ``k`` starts: the lengths of the segments before it, added
+    a word at a time (16 bytes read from seg, which the board follows; the
+    lengths add up to at most 90, so no byte sum carries)."""
+    cdef uint64_t words[2]
+    memcpy(words, s.seg, 16)
+    return <int>(
+        ((words[0] & SEG_MASKS[k][0]) * 0x0101010101010101ULL >> 56)
+        + ((words[1] & SEG_MASKS[k][1]) * 0x0101010101010101ULL >> 56)
+    )
 
 
 cdef inline uint8_t remove_at(KState* s, int k, int pos) noexcept nogil:
@@ -290,6 +312,12 @@ cdef extern from *:
             _mm_castsi128_ps(lo), _mm_castsi128_ps(hi), _MM_SHUFFLE(2, 0, 2, 0)));
         return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(four, gold)));
     }
+    /* The slots of the board (12) that hold a card: 16 bytes compared at once
+       (the board is followed by more of the state). */
+    static inline unsigned splendor_filled(const uint8_t* board) {
+        __m128i b = _mm_loadu_si128((const __m128i*)board);
+        return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_setzero_si128())) & 0xFFFu;
+    }
     /* The slots of the board (12) whose card leaves at most gold short. */
     static inline unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost,
                                                uint64_t have, int gold) {
@@ -298,12 +326,15 @@ cdef extern from *:
         unsigned over = splendor_over4(board, cost, 0, e, g)
             | splendor_over4(board, cost, 4, e, g) << 4
             | splendor_over4(board, cost, 8, e, g) << 8;
-        unsigned empty = 0;
-        int i;
-        for (i = 0; i < 12; i++) empty |= (unsigned)(board[i] == 0) << i;
-        return ~(over | empty) & 0xFFFu;
+        return ~over & splendor_filled(board);
     }
     #else
+    static inline unsigned splendor_filled(const uint8_t* board) {
+        unsigned found = 0;
+        int i;
+        for (i = 0; i < 12; i++) found |= (unsigned)(board[i] != 0) << i;
+        return found;
+    }
     static inline unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost,
                                                uint64_t have, int gold) {
         unsigned found = 0;
@@ -323,11 +354,17 @@ cdef extern from *:
     #endif
     #if defined(__GNUC__) || defined(__clang__)
     #define SPLENDOR_LOWEST_BIT(x) __builtin_ctz(x)
+    #define SPLENDOR_BITS(x) __builtin_popcount(x)
     #else
     static inline int SPLENDOR_LOWEST_BIT(unsigned x) {
         int i = 0;
         while (!(x >> i & 1u)) i++;
         return i;
+    }
+    static inline int SPLENDOR_BITS(unsigned x) {
+        int n = 0;
+        for (; x; x &= x - 1) n++;
+        return n;
     }
     #endif
     """
@@ -335,8 +372,12 @@ cdef extern from *:
     # per colour in ``cost`` (by card id, 0 for none), at most ``gold`` more
     # than ``have`` (a byte per colour) covers. SSE2 where the compiler has it.
     unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost, uint64_t have, int gold) noexcept nogil
+    # The board slots (a bit each, slot 0 the lowest) that hold a card.
+    unsigned splendor_filled(const uint8_t* board) noexcept nogil
     # The index of the lowest bit set in ``x`` (not 0).
     int SPLENDOR_LOWEST_BIT(unsigned x) noexcept nogil
+    # How many bits ``x`` has set.
+    int SPLENDOR_BITS(unsigned x) noexcept nogil
 
 
 ctypedef struct Turn:
@@ -721,9 +762,9 @@ ctypedef struct Groups:
     uint8_t card[MAXGROUPS]  # the card (buy)
     int nsub  # the ways a reserve gives tokens back (0: it gives none)
     int per  # the moves of each reserve: nsub or 1, once per noble
-    # The reserves in gen's order: a board slot (0-11), or 12 + tier - 1 for
-    # a deck (a blind reserve).
-    uint8_t reserves[15]
+    # The reserves in gen's order, a bit each: tier t's board slots at bits
+    # 5t to 5t + 3 and its deck at bit 5t + 4 (see reserve_sources).
+    unsigned reserves
 
 
 cdef int MAX_COST_TOTAL = 0
@@ -934,9 +975,19 @@ cdef inline void add_buys(Groups* g, const Turn* u, int card, int src) noexcept 
         add_group(g, count_payments(u, card, slack) * (per if per else 1), G_BUY, src, card)
 
 
+cdef inline unsigned reserve_sources(const KState* s) noexcept nogil:
+    """What a player may reserve, in gen's order, a bit each: tier t's filled
+    board slots at bits 5t to 5t + 3, and its deck, if not empty, at 5t + 4."""
+    cdef unsigned filled = splendor_filled(s.board)
+    return (
+        (filled & 0xF) | (filled & 0xF0) << 1 | (filled & 0xF00) << 2
+        | (s.seg[0] != 0) << 4 | (s.seg[1] != 0) << 9 | (s.seg[2] != 0) << 14
+    )
+
+
 cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil:
     """Count the moves gen lists for ``s`` (not over), group by group, in its order."""
-    cdef int c, i, tier, slot, card, na, per, slack
+    cdef int c, i, na
     cdef int avail[5]
     cdef int now = u.n_now if u.n_now else 1
     g.n = 0
@@ -951,16 +1002,8 @@ cdef void count_groups(const KState* s, const Turn* u, Groups* g) noexcept nogil
     if u.nres < s.reserve_limit:
         g.nsub = count_reserve_returns(u)
         g.per = (g.nsub if g.nsub else 1) * now
-        i = 0
-        for tier in range(3):
-            for slot in range(4):
-                if s.board[tier * 4 + slot]:
-                    g.reserves[i] = tier * 4 + slot
-                    i += 1
-            if s.seg[tier]:
-                g.reserves[i] = 12 + tier
-                i += 1
-        add_group(g, g.per * i, G_RESERVE, 0, 0)
+        g.reserves = reserve_sources(s)
+        add_group(g, g.per * SPLENDOR_BITS(g.reserves), G_RESERVE, 0, 0)
     cdef unsigned buyable = splendor_affordable(s.board, C_COST_BYTES, u.e_bytes, u.gold)
     while buyable:
         i = SPLENDOR_LOWEST_BIT(buyable)
@@ -1026,6 +1069,7 @@ cdef int nth(
     into ``b`` (its earlier contents lost). Returns 0, or -1 when memory ran out.
     """
     cdef int k = 0, c, i, na, kind, card, src, now, failed = 0
+    cdef unsigned sources
     cdef int avail[5]
     while j >= g.count[k]:
         j -= g.count[k]
@@ -1058,7 +1102,11 @@ cdef int nth(
         with_noble(out, u.now, u.n_now, <int>(j % now))
         return 0
     elif kind == G_RESERVE:
-        src = g.reserves[j // g.per]
+        sources = g.reserves
+        for i in range(j // g.per):  # the reserve of that rank in gen's order
+            sources &= sources - 1
+        i = SPLENDOR_LOWEST_BIT(sources)
+        src = (i // 5) * 4 + i % 5 if i % 5 < 4 else 12 + i // 5
         j = j % g.per
         if src < 12:
             out.kind = K_RESERVE

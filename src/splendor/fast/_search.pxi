@@ -273,6 +273,140 @@ ctypedef struct SNet:
     int shown
     double* a
     double* z
+    int* nz  # the indices of a layer's inputs that are not 0
+
+
+cdef extern from *:
+    """
+    #include <stddef.h>
+    /* out[j] += in[i] * w[i * outputs + j] for each i of nz in order, for the
+       outputs j >= j0: a product rounded, then a sum rounded, output by output
+       (the order of evaluate's, whatever the blocking). */
+    static void splendor_dense_rest(const double* in, const int* nz, int n_nz, const float* w,
+                                    int outputs, int j0, double* out) {
+        int j, k;
+        for (j = j0; j < outputs; j++) {
+            double acc = out[j];
+            for (k = 0; k < n_nz; k++)
+                acc += in[nz[k]] * (double)w[(size_t)nz[k] * outputs + j];
+            out[j] = acc;
+        }
+    }
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
+        && defined(__SSE2__)
+    #include <immintrin.h>
+    #define SPLENDOR_DENSE_X86 1
+    /* Sixteen outputs at a time in four AVX registers of accumulators (multiply
+       and add apart: the target has no FMA). */
+    __attribute__((target("avx2")))
+    static int splendor_dense_avx2(const double* in, const int* nz, int n_nz, const float* w,
+                                   int outputs, double* out) {
+        int j = 0, k;
+        for (; j + 16 <= outputs; j += 16) {
+            __m256d a0 = _mm256_loadu_pd(out + j), a1 = _mm256_loadu_pd(out + j + 4);
+            __m256d a2 = _mm256_loadu_pd(out + j + 8), a3 = _mm256_loadu_pd(out + j + 12);
+            for (k = 0; k < n_nz; k++) {
+                const float* row = w + (size_t)nz[k] * outputs + j;
+                __m256d x = _mm256_set1_pd(in[nz[k]]);
+                a0 = _mm256_add_pd(a0, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row))));
+                a1 = _mm256_add_pd(a1, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 4))));
+                a2 = _mm256_add_pd(a2, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 8))));
+                a3 = _mm256_add_pd(a3, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 12))));
+            }
+            _mm256_storeu_pd(out + j, a0);
+            _mm256_storeu_pd(out + j + 4, a1);
+            _mm256_storeu_pd(out + j + 8, a2);
+            _mm256_storeu_pd(out + j + 12, a3);
+        }
+        return j;
+    }
+    /* Eight outputs at a time in four SSE2 registers. */
+    static int splendor_dense_sse2(const double* in, const int* nz, int n_nz, const float* w,
+                                   int outputs, double* out) {
+        int j = 0, k;
+        for (; j + 8 <= outputs; j += 8) {
+            __m128d a0 = _mm_loadu_pd(out + j), a1 = _mm_loadu_pd(out + j + 2);
+            __m128d a2 = _mm_loadu_pd(out + j + 4), a3 = _mm_loadu_pd(out + j + 6);
+            for (k = 0; k < n_nz; k++) {
+                const float* row = w + (size_t)nz[k] * outputs + j;
+                __m128d x = _mm_set1_pd(in[nz[k]]);
+                __m128 lo = _mm_loadu_ps(row), hi = _mm_loadu_ps(row + 4);
+                a0 = _mm_add_pd(a0, _mm_mul_pd(x, _mm_cvtps_pd(lo)));
+                a1 = _mm_add_pd(a1, _mm_mul_pd(x, _mm_cvtps_pd(_mm_movehl_ps(lo, lo))));
+                a2 = _mm_add_pd(a2, _mm_mul_pd(x, _mm_cvtps_pd(hi)));
+                a3 = _mm_add_pd(a3, _mm_mul_pd(x, _mm_cvtps_pd(_mm_movehl_ps(hi, hi))));
+            }
+            _mm_storeu_pd(out + j, a0);
+            _mm_storeu_pd(out + j + 2, a1);
+            _mm_storeu_pd(out + j + 4, a2);
+            _mm_storeu_pd(out + j + 6, a3);
+        }
+        return j;
+    }
+    static int splendor_has_avx2(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+    }
+    #endif
+    /* out[j] (each output's bias) += in[i] * w[i * outputs + j] for the inputs
+       i that are not 0, in order; nz is scratch for ``inputs`` indices. ``path``:
+       2 AVX2, 1 SSE2, 0 neither (as splendor_dense_path answers, or lower). */
+    static void splendor_dense(const double* in, int inputs, const float* w, int outputs,
+                               double* out, int* nz, int path) {
+        int i, n_nz = 0, j0 = 0;
+        for (i = 0; i < inputs; i++)
+            if (in[i] != 0.0) nz[n_nz++] = i;
+    #ifdef SPLENDOR_DENSE_X86
+        if (path == 2) j0 = splendor_dense_avx2(in, nz, n_nz, w, outputs, out);
+        else if (path == 1) j0 = splendor_dense_sse2(in, nz, n_nz, w, outputs, out);
+    #else
+        (void)path;
+    #endif
+        splendor_dense_rest(in, nz, n_nz, w, outputs, j0, out);
+    }
+    /* The fastest path of splendor_dense this processor runs. */
+    static int splendor_dense_path(void) {
+    #ifdef SPLENDOR_DENSE_X86
+        return splendor_has_avx2() ? 2 : 1;
+    #else
+        return 0;
+    #endif
+    }
+    """
+    # A layer's sums (see the C above): ``out`` holds the biases and gets the
+    # products of the inputs that are not 0 added, in order, output by output.
+    void splendor_dense(const double* values, int inputs, const float* w, int outputs,
+                        double* out, int* nz, int path) noexcept nogil
+    # The fastest path of splendor_dense here: 2 AVX2, 1 SSE2, 0 plain C.
+    int splendor_dense_path() noexcept nogil
+
+
+# The path of splendor_dense the search takes (read once, at import).
+cdef int S_DENSE = splendor_dense_path()
+
+
+def _dense_path():
+    """The path of the dense layers the search takes here (2 AVX2, 1 SSE2, 0 plain C)."""
+    return S_DENSE
+
+
+def _dense(values, weights, biases, int path):
+    """One layer's sums by ``path`` of splendor_dense (2 AVX2, 1 SSE2, 0 plain
+    C; a path this processor cannot run is refused): the biases plus, for each
+    value that is not 0 in order, the value times its row of ``weights``
+    (float32, row-major). For the tests."""
+    cdef int inputs = len(values), outputs = len(biases), i
+    if path not in (0, 1, 2) or path > S_DENSE:
+        raise InvalidArgumentError(f"this processor has no dense path {path!r}")
+    cdef array.array w = array.array("f", weights)
+    if len(w) != inputs * outputs:
+        raise InvalidArgumentError("the weights are not inputs times outputs floats")
+    cdef array.array v = array.array("d", values)
+    cdef array.array out = array.array("d", biases)
+    cdef array.array nz = array.array("i", [0]) * (inputs + 1)
+    splendor_dense(v.data.as_doubles, inputs, w.data.as_floats, outputs,
+                   out.data.as_doubles, nz.data.as_ints, path)
+    return out.tolist()
 
 
 cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
@@ -281,11 +415,10 @@ cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
     cdef int seat = s.current
     cdef int n = s.n_players
     cdef int layer, i, j, inputs, outputs, k
-    cdef double x, top, total
+    cdef double top, total
     cdef double* cur = net.a
     cdef double* nxt = net.z
     cdef double* swap
-    cdef const float* w
     write_observation(s, seat, NULL, 0, net.row, net.row_size, net.slots, net.shown)
     inputs = net.sizes[0]
     for i in range(inputs):
@@ -294,12 +427,7 @@ cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
         outputs = net.sizes[layer + 1]
         for j in range(outputs):
             nxt[j] = net.b[layer][j]
-        for i in range(inputs):
-            x = cur[i]
-            if x != 0.0:
-                w = &net.w[layer][i * outputs]
-                for j in range(outputs):
-                    nxt[j] += x * <double>w[j]
+        splendor_dense(cur, inputs, net.w[layer], outputs, nxt, net.nz, S_DENSE)
         if layer < net.n_layers - 1:
             for j in range(outputs):
                 if not nxt[j] > 0.0:
@@ -523,8 +651,26 @@ cdef double _s_positive(str name, value) except? -1.0:
     return number
 
 
+cdef bint s_decided(const STree* tree, int32_t root_n, int64_t remaining) noexcept nogil:
+    """search_reference._decided: whether no root move but the most visited
+    one could end with the most visits after ``remaining`` more iterations."""
+    cdef int64_t top = 0, second = 0, visits
+    cdef int32_t child = tree.nodes[0].child
+    if root_n == 1:
+        return True
+    while child >= 0:
+        visits = tree.nodes[child].visits
+        if visits > top:
+            second = top
+            top = visits
+        elif visits > second:
+            second = visits
+        child = tree.nodes[child].sibling
+    return top - second > remaining
+
+
 def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_,
-           rollout_rounds_, temperature_, network=None):
+           rollout_rounds_, temperature_, network=None, stop_early=False):
     """Search from game (see splendor.fast.search_reference.search); ``network``
     is a splendor.fast.network.ValueNetwork for the game's players, or None.
 
@@ -550,7 +696,7 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     cdef double* shares = NULL
     cdef double rewards[4]
     cdef double value, best_value, deadline = 0.0
-    cdef bint timed = seconds is not None, failed = False
+    cdef bint timed = seconds is not None, failed = False, early
     cdef int64_t done = 0, stop, depth, chunk_end
     cdef Py_ssize_t j, n, cap = 1024, path_cap = 1024
     cdef int32_t* grown_path
@@ -573,6 +719,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
             f"the search is for the seat to move ({origin.current}), got seat {seat_!r}"
         )
     seat = seat_
+    if type(stop_early) is not bool:
+        raise InvalidArgumentError(f"stop_early must be True or False, got {stop_early!r}")
+    early = stop_early
     if type(iterations_) is not int or not 1 <= iterations_ <= S_MAX_ITERATIONS:
         raise InvalidArgumentError(
             f"iterations must be from 1 to {S_MAX_ITERATIONS}, got {iterations_!r}"
@@ -591,6 +740,7 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     net.row = NULL
     net.a = NULL
     net.z = NULL
+    net.nz = NULL
     if use_net:
         if not isinstance(network, _ValueNetwork):
             raise InvalidArgumentError(f"network must be a ValueNetwork, got {network!r}")
@@ -634,10 +784,12 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
         net.row = <float*>malloc(net.row_size * sizeof(float))
         net.a = <double*>malloc((widest + players) * sizeof(double))
         net.z = <double*>malloc((widest + players) * sizeof(double))
-        if net.row == NULL or net.a == NULL or net.z == NULL:
+        net.nz = <int*>malloc((widest + players) * sizeof(int))
+        if net.row == NULL or net.a == NULL or net.z == NULL or net.nz == NULL:
             free(net.row)
             free(net.a)
             free(net.z)
+            free(net.nz)
             raise MemoryError()
     s_prepare_deal(&origin, seat, &deal)
     buf.data = <Move*>malloc(256 * sizeof(Move))
@@ -673,6 +825,8 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
             deadline = _perf_counter() + <double>seconds
         while done < iterations and not failed:
             if done and timed and _perf_counter() >= deadline:
+                break
+            if done and early and s_decided(&tree, root_n, iterations - done):
                 break
             chunk_end = done + S_CHUNK
             if chunk_end > iterations:
@@ -821,6 +975,7 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
         free(net.row)
         free(net.a)
         free(net.z)
+        free(net.nz)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):

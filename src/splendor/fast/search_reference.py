@@ -330,6 +330,21 @@ def _best_child(node: _Node) -> tuple[int, _Node]:
     return best
 
 
+def _decided(root: _Node, moves: int, remaining: int) -> bool:
+    """Whether no root move but the most visited one could end the search
+    with the most visits after ``remaining`` more iterations (each adds one
+    visit to one root move): the move :func:`search` returns is known."""
+    if moves == 1:
+        return True
+    top = second = 0
+    for child in root.children.values():
+        if child.visits > top:
+            top, second = child.visits, top
+        elif child.visits > second:
+            second = child.visits
+    return top - second > remaining
+
+
 def search(
     template: GameState,
     seat: int,
@@ -342,6 +357,7 @@ def search(
     rollout_rounds: int,
     temperature: float,
     network: ValueNetwork | None = None,
+    stop_early: bool = False,
 ) -> SearchOutcome:
     """Search from ``template``, a state ``seat`` (to move) cannot tell from its game.
 
@@ -351,7 +367,10 @@ def search(
     is evaluated by the network from the view of the seat to move instead
     of by :func:`score`. ``iterations`` (at most
     :data:`MAX_ITERATIONS`) and ``seconds`` bound the search, whichever
-    comes first; the arguments are checked by the caller.
+    comes first; the arguments are checked by the caller. With
+    ``stop_early``, it also stops, at the same checks as the clock's, once
+    no other root move could overtake the most visited one in the
+    iterations left (:func:`_decided`): the same move, sooner.
     """
     rng = SplitMix64(seed)
     dealer = _Dealer(template, seat)
@@ -363,8 +382,11 @@ def search(
     deadline = math.inf if seconds is None else time.perf_counter() + seconds
     done = 0
     while done < iterations:
-        if done and done % _CHUNK == 0 and time.perf_counter() >= deadline:
-            break
+        if done and done % _CHUNK == 0:
+            if time.perf_counter() >= deadline:
+                break
+            if stop_early and _decided(root, len(root_actions), iterations - done):
+                break
         state = dealer.deal(rng)
         node = root
         path = [root]
