@@ -570,3 +570,20 @@ def test_stopping_early_is_a_bool() -> None:
             "yes",
         )
     assert "stop_early=True" in repr(SearchBot(iterations=10, stop_early=True))
+
+
+def test_the_default_rollouts_agree_with_and_without_the_network() -> None:
+    """Four rounds of rollout past the leaf's (SearchBot's default): rollouts
+    that often stop at positions where buys compete (which the kernel lists
+    alone), on 2- to 4-player positions, with the network where one ships."""
+    options = {"rollout_rounds": 4, "exploration": 0.15, "widening": 1.0}
+    compared = 0
+    for k, state in enumerate(POSITIONS[::3]):
+        players = len(state.players)
+        network = load_network(players) if players in shipped_networks() else None
+        for evaluator in [None] if network is None else [None, network]:
+            seat = state.current_player
+            found = kernel_search(state, seat, 120, k, evaluator, options=options)
+            assert found == pure_search(state, seat, 120, k, evaluator, options=options)
+            compared += 1
+    assert compared >= 12

@@ -648,6 +648,25 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
     return 0
 
 
+cdef int gen_buys(KState* s, MoveBuf* b) noexcept nogil:
+    """List only the buys among the legal moves of ``s`` into ``b``, in the
+    order :func:`gen` lists them (its last moves), none when the game is over.
+
+    Returns 0, or -1 when memory ran out.
+    """
+    b.n = 0
+    if s.winners:
+        return 0
+    cdef Turn u
+    cdef int i, card
+    read_turn(s, &u, True)
+    for i in range(12 + u.nres):
+        card = reserved_card(s, &u, i)
+        if card and can_buy(&u, card) and gen_buy(b, &u, card, i) < 0:
+            return -1
+    return 0
+
+
 # -- Playing a move -----------------------------------------------------------------------
 
 

@@ -93,14 +93,38 @@ ctypedef struct SAims:
     # What priors() works out once per state: the player's bonuses and
     # tokens, the nobles' pull, and the cards a take aims at.
     int bonus[5]
-    int held[6]
+    int gold  # the player's gold tokens
+    # The player's gem tokens, a byte a colour, each capped at S_HELD_CAP (a
+    # card costs at most 7 of a colour, so the shortfalls are the same).
+    uint64_t held_bytes
     double pull[5]
     int n_aims
     double weight[4]
     int gap[4]
-    int need[4][5]
+    uint64_t need_bytes[4]  # what each aim costs after the bonuses, a byte a colour
     int gold_left
     int n_reserved
+
+
+cdef enum:
+    S_HELD_CAP = 100
+    S_PICK_KEEP = 128
+
+
+cdef inline uint64_t s_bytes5(const uint8_t* counts, int cap) noexcept nogil:
+    """The first five ``counts``, each capped at ``cap`` (below 128), a byte each."""
+    cdef uint64_t out = 0
+    cdef int c
+    for c in range(5):
+        out |= (<uint64_t>(counts[c] if counts[c] < cap else cap)) << (8 * c)
+    return out
+
+
+cdef inline int s_gap(uint64_t need_bytes, uint64_t held_bytes, int gold) noexcept nogil:
+    """splendor.players._reach.shortfall: the gems ``held`` leaves short of
+    ``need``, less the gold (0 at least)."""
+    cdef int short = hsum_bytes(short_bytes(need_bytes, held_bytes))
+    return short - gold if short > gold else 0
 
 
 cdef inline void s_needs(const int* bonus, int card, int* need) noexcept nogil:
@@ -147,46 +171,61 @@ cdef int s_reach(const KState* s, int p, uint8_t* out) noexcept nogil:
 cdef void s_aims(const KState* s, SAims* a) noexcept nogil:
     """The part of priors() that depends on the state only."""
     cdef int p = s.current
-    cdef int c, i, j, k, n, gap, best
-    cdef uint8_t cards[12 + MAXCARDS]
-    cdef int needs[12 + MAXCARDS][5]
-    cdef int gaps[12 + MAXCARDS]
-    cdef double weights[12 + MAXCARDS]
-    cdef bint taken[12 + MAXCARDS]
+    cdef int c, i, j, k, n = 0, start, card
+    cdef uint64_t bonus_bytes
+    cdef uint64_t need
+    cdef int gap
+    cdef double weight
+    # The S_AIMS heaviest cards in reach (the face-up cards, then p's
+    # reserved ones), heaviest first, ties in that order (a stable sort):
+    # each card goes in after those at least as heavy.
+    cdef int top_gap[4]
+    cdef double top_weight[4]
+    cdef uint64_t top_need[4]
     for c in range(5):
         a.bonus[c] = s.bonus[p][c]
-    for c in range(6):
-        a.held[c] = s.tokens[p][c]
+    a.gold = s.tokens[p][5]
+    a.held_bytes = s_bytes5(s.tokens[p], S_HELD_CAP)
+    bonus_bytes = s_bytes5(s.bonus[p], 127)
     s_pull(s, a.bonus, a.pull)
-    n = s_reach(s, p, cards)
-    for i in range(n):
-        s_needs(a.bonus, cards[i], needs[i])
-        gaps[i] = s_shortfall(needs[i], a.held)
-        weights[i] = (
-            (1.0 + C_POINTS[cards[i]] + 1.5 * a.pull[C_BONUS[cards[i]]]) / (1.0 + gaps[i])
-        )
-        taken[i] = False
-    # The S_AIMS heaviest, heaviest first, ties in the listing's order (a stable sort).
-    k = S_AIMS if S_AIMS < n else n
-    for j in range(k):
-        best = -1
-        for i in range(n):
-            if not taken[i] and (best < 0 or weights[i] > weights[best]):
-                best = i
-        taken[best] = True
-        a.weight[j] = weights[best]
-        a.gap[j] = gaps[best]
-        for c in range(5):
-            a.need[j][c] = needs[best][c]
-    a.n_aims = k
+    start = seg_start(s, 3 + 2 * p)
+    for i in range(12 + s.seg[3 + 2 * p]):
+        if i < 12:
+            card = s.board[i]
+            if not card:
+                continue
+        else:
+            card = s.cards[start + i - 12] & 0x7F
+        need = short_bytes(C_COST_BYTES[card], bonus_bytes)
+        gap = s_gap(need, a.held_bytes, a.gold)
+        weight = (1.0 + C_POINTS[card] + 1.5 * a.pull[C_BONUS[card]]) / (1.0 + gap)
+        j = n if n < S_AIMS else S_AIMS
+        while j > 0 and weight > top_weight[j - 1]:
+            j -= 1
+        if j < S_AIMS:
+            k = n if n < S_AIMS - 1 else S_AIMS - 1
+            while k > j:
+                top_weight[k] = top_weight[k - 1]
+                top_gap[k] = top_gap[k - 1]
+                top_need[k] = top_need[k - 1]
+                k -= 1
+            top_weight[j] = weight
+            top_gap[j] = gap
+            top_need[j] = need
+        n += 1
+    a.n_aims = n if n < S_AIMS else S_AIMS
+    for j in range(a.n_aims):
+        a.weight[j] = top_weight[j]
+        a.gap[j] = top_gap[j]
+        a.need_bytes[j] = top_need[j]
     a.gold_left = 1 if s.bank[5] else 0
     a.n_reserved = s.seg[3 + 2 * p]
 
 
 cdef inline double s_prior(const Move* m, const SAims* a) noexcept nogil:
     """search_reference.priors for one move."""
-    cdef int c, j, points, colour, total, taken, returned
-    cdef int after[6]
+    cdef int j, points, colour, total, taken, returned, gold
+    cdef uint64_t held
     cdef double value, gain
     if m.kind == K_BUY:
         colour = C_BONUS[m.card]
@@ -200,11 +239,14 @@ cdef inline double s_prior(const Move* m, const SAims* a) noexcept nogil:
         return value - 0.6 * m.tok[5] - 0.15 * total
     returned = m.ret[0] + m.ret[1] + m.ret[2] + m.ret[3] + m.ret[4] + m.ret[5]
     if m.kind == K_TAKE:
-        for c in range(6):
-            after[c] = a.held[c] + m.tok[c] - m.ret[c]
+        # What the player holds after the take: its capped gems (a byte each,
+        # never below 0: it gives back at most what it holds and takes) and
+        # its gold.
+        held = a.held_bytes + s_bytes5(m.tok, 127) - s_bytes5(m.ret, 127)
+        gold = a.gold + m.tok[5] - m.ret[5]
         gain = 0.0
         for j in range(a.n_aims):
-            gain += a.weight[j] * (a.gap[j] - s_shortfall(a.need[j], after))
+            gain += a.weight[j] * (a.gap[j] - s_gap(a.need_bytes[j], held, gold))
         taken = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4]
         return 2.0 + gain - 0.3 * returned + 0.1 * taken
     if m.kind == K_RESERVE:
@@ -481,7 +523,8 @@ cdef Py_ssize_t s_rollout_pick(const KState* s, const Move* moves, Py_ssize_t n,
     """search_reference._rollout_pick."""
     cdef SAims a
     cdef Py_ssize_t i, ties = 0, pick
-    cdef int kind = -1
+    cdef int c, kind = -1
+    cdef double kept[S_PICK_KEEP]  # the priors of the first moves, for the second pass
     cdef bint any_buy = False, any_take = False
     cdef double v, top = 0.0
     for i in range(n):
@@ -493,11 +536,19 @@ cdef Py_ssize_t s_rollout_pick(const KState* s, const Move* moves, Py_ssize_t n,
             if moves[i].kind == K_TAKE and s_plain_take(&moves[i]):
                 any_take = True
                 break
-    s_aims(s, &a)
+    if any_buy:
+        # Only buys compete, and a buy's prior needs only the nobles' pull.
+        for c in range(5):
+            a.bonus[c] = s.bonus[s.current][c]
+        s_pull(s, a.bonus, a.pull)
+    else:
+        s_aims(s, &a)
     for i in range(n):
         if not s_in_pool(&moves[i], any_buy, any_take):
             continue
         v = s_prior(&moves[i], &a)
+        if i < S_PICK_KEEP:
+            kept[i] = v
         if ties == 0 or v > top:
             top = v
             ties = 1
@@ -507,11 +558,11 @@ cdef Py_ssize_t s_rollout_pick(const KState* s, const Move* moves, Py_ssize_t n,
     for i in range(n):
         if not s_in_pool(&moves[i], any_buy, any_take):
             continue
-        if s_prior(&moves[i], &a) == top:
+        if (kept[i] if i < S_PICK_KEEP else s_prior(&moves[i], &a)) == top:
             if pick == 0:
                 return i
             pick -= 1
-    return 0  # not reached: the same values are computed again
+    return 0  # not reached: the same values are found again
 
 
 cdef inline bint s_plain_take(const Move* m) noexcept nogil:
@@ -938,7 +989,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
                     if s.turn % players == 0:
                         stop -= players
                     while not s.winners and s.turn < stop:
-                        if gen(&s, &buf) < 0:
+                        # The rollout's policy picks among the buys when there
+                        # are any (the last moves gen lists, in its order).
+                        if gen_buys(&s, &buf) < 0 or (buf.n == 0 and gen(&s, &buf) < 0):
                             failed = True
                             break
                         play(&s, &buf.data[s_rollout_pick(&s, buf.data, buf.n, &x)])
