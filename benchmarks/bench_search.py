@@ -9,6 +9,11 @@ the ratio.
 
     python benchmarks/bench_search.py --rounds 5
     python benchmarks/bench_search.py --rounds 3 --rollout-rounds 4 --skip-pure
+    python benchmarks/bench_search.py --rounds 3 --rollout-rounds 4 --network --skip-pure
+
+With ``--network`` the kernel's search and its pure twin evaluate with the
+shipped value network where there is one (2 and 3 players; the heuristic
+for 4), as ``SearchBot(network=True)`` does.
 """
 
 from __future__ import annotations
@@ -51,21 +56,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rollout-rounds", type=int, default=0)
     parser.add_argument("--skip-pure", action="store_true", help="leave the pure twin out")
+    parser.add_argument("--network", action="store_true", help="search with the value network")
     args = parser.parse_args(argv)
     if not COMPILED:
         print("the kernel is not compiled", file=sys.stderr)
         return 1
     rollout_rounds = args.rollout_rounds
+    network = args.network
 
     def kernel(seen: PlayerView) -> int:
-        bot = SearchBot(iterations=20_000, seed=1, rollout_rounds=rollout_rounds)
+        bot = SearchBot(iterations=20_000, seed=1, rollout_rounds=rollout_rounds, network=network)
         return bot.search(seen, random.Random(0)).iterations
 
     def pure(seen: PlayerView) -> int:
         saved = fast_search._kernel_search
         fast_search._kernel_search = None
         try:
-            bot = SearchBot(iterations=300, seed=1, rollout_rounds=rollout_rounds)
+            bot = SearchBot(iterations=300, seed=1, rollout_rounds=rollout_rounds, network=network)
             return bot.search(seen, random.Random(0)).iterations
         finally:
             fast_search._kernel_search = saved
@@ -88,7 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = ", ".join(f"{name} {value:,.0f}" for name, value in medians.items())
         ratio = medians["kernel"] / medians["ismcts"]
         print(
-            f"{players}p, {len(views)} positions, rollout_rounds={rollout_rounds}: "
+            f"{players}p, {len(views)} positions, rollout_rounds={rollout_rounds}, "
+            f"network={network}: "
             f"iterations per CPU second: {line}; kernel/ismcts {ratio:.1f}",
             flush=True,
         )

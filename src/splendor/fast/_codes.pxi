@@ -94,7 +94,7 @@ def _init_codes():
         and len(_encoding.GOLD_CODES) == 5
         and len(_encoding.NOBLE_CODES) >= MAXNOBLES
         and A_PASS < 64  # the codes of a turn's first decision: in the first word
-        and 8 <= A_COUNT <= CODE_BITS,
+        and 16 <= A_COUNT <= CODE_BITS,
         "it codes the moves by kind in the order take, reserve, buy, pass, "
         "and the codes fit in its bitsets",
     )

@@ -60,6 +60,7 @@ _init_observations()
 cdef extern from *:
     """
     #include <stdint.h>
+    #include <string.h>
     #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
     #include <emmintrin.h>
     static inline void splendor_floats8(const uint8_t* bytes, float* out) {
@@ -68,47 +69,89 @@ cdef extern from *:
         _mm_storeu_ps(out, _mm_cvtepi32_ps(_mm_unpacklo_epi16(words, zero)));
         _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(words, zero)));
     }
+    /* The 16 mask bytes (1 for a bit set, else 0) of the low 16 bits of ``bits``. */
+    static inline void splendor_spread16(unsigned bits, int8_t* out) {
+        const __m128i select = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
+                                            -128, 64, 32, 16, 8, 4, 2, 1);
+        __m128i v = _mm_unpacklo_epi64(_mm_set1_epi8((char)(bits & 0xFFu)),
+                                       _mm_set1_epi8((char)(bits >> 8 & 0xFFu)));
+        __m128i hit = _mm_cmpeq_epi8(_mm_and_si128(v, select), select);
+        _mm_storeu_si128((__m128i*)out, _mm_and_si128(hit, _mm_set1_epi8(1)));
+    }
     #else
     static inline void splendor_floats8(const uint8_t* bytes, float* out) {
         int k;
         for (k = 0; k < 8; k++) out[k] = (float)bytes[k];
     }
+    static inline void splendor_spread16(unsigned bits, int8_t* out) {
+        int k;
+        for (k = 0; k < 16; k++) out[k] = (int8_t)(bits >> k & 1u);
+    }
     #endif
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
+        && defined(__SSE2__)
+    #include <immintrin.h>
+    /* The 16-float rows of ``table`` named by ``ids``, one after the other at
+       ``out``: two AVX stores a row. */
+    __attribute__((target("avx2")))
+    static void splendor_rows_avx2(float* out, const float* table, const uint8_t* ids, int n) {
+        int k;
+        for (k = 0; k < n; k++) {
+            const float* row = table + 16 * (size_t)ids[k];
+            _mm256_storeu_ps(out + 16 * k, _mm256_loadu_ps(row));
+            _mm256_storeu_ps(out + 16 * k + 8, _mm256_loadu_ps(row + 8));
+        }
+    }
+    static int splendor_rows_wide(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+    }
+    #else
+    static void splendor_rows_avx2(float* out, const float* table, const uint8_t* ids, int n) {
+        (void)out; (void)table; (void)ids; (void)n;
+    }
+    static int splendor_rows_wide(void) { return 0; }
+    #endif
+    static inline void splendor_rows(float* out, const float* table, const uint8_t* ids, int n,
+                                     int wide) {
+        int k;
+        if (wide) {
+            splendor_rows_avx2(out, table, ids, n);
+            return;
+        }
+        for (k = 0; k < n; k++)
+            memcpy(out + 16 * k, table + 16 * (size_t)ids[k], 16 * sizeof(float));
+    }
     """
     # The 8 bytes from ``bytes`` (all inside one object) as 8 floats at ``out``
     # (SSE2 where the compiler has it).
     void splendor_floats8(const uint8_t* bytes, float* out) noexcept nogil
+    # The mask bytes of the low 16 bits of ``bits`` at ``out`` (16 bytes).
+    void splendor_spread16(unsigned bits, int8_t* out) noexcept nogil
+    # The 16-float rows of ``table`` of the ``n`` ids at ``out``, in order
+    # (AVX2 when ``wide``, which splendor_rows_wide says is possible).
+    void splendor_rows(float* out, const float* table, const uint8_t* ids, int n, int wide) noexcept nogil
+    int splendor_rows_wide() noexcept nogil
 
 
-# The 8 mask bytes of each byte of a bitset (the byte order of the machine).
-cdef uint8_t SPREAD[256][8]
-
-
-def _init_spread():
-    cdef int byte, k
-    for byte in range(256):
-        for k in range(8):
-            SPREAD[byte][k] = (byte >> k) & 1
-
-
-_init_spread()
+# 1 where splendor_rows may use AVX2 (read once, at import).
+cdef int ROWS_WIDE = splendor_rows_wide()
 
 
 cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
     """Write the mask of the code set ``bits`` to ``out`` (A_COUNT bytes, 1 for a code in it)."""
     cdef int k, last, off
-    cdef int whole = A_COUNT >> 3
-    cdef uint64_t byte
-    for k in range(whole):
-        memcpy(&out[8 * k], SPREAD[(bits[k >> 3] >> (8 * (k & 7))) & 255], 8)
-    if A_COUNT & 7:
-        # The last 8 codes in one store, over some the loop wrote (A_COUNT >= 8).
-        last = A_COUNT - 8
+    cdef uint64_t word
+    for k in range(A_COUNT >> 4):
+        splendor_spread16(<unsigned>(bits[k >> 2] >> (16 * (k & 3))), &out[16 * k])
+    if A_COUNT & 15:
+        # The last 16 codes in one store, over some the loop wrote (A_COUNT >= 16).
+        last = A_COUNT - 16
         off = last & 63
-        byte = bits[last >> 6] >> off
-        if off > 56:
-            byte |= bits[(last >> 6) + 1] << (64 - off)
-        memcpy(&out[last], SPREAD[byte & 255], 8)
+        word = bits[last >> 6] >> off
+        if off > 48:
+            word |= bits[(last >> 6) + 1] << (64 - off)
+        splendor_spread16(<unsigned>word, &out[last])
 
 
 cdef inline Py_ssize_t observation_size(int players, Py_ssize_t slots, Py_ssize_t shown) noexcept nogil:
@@ -171,9 +214,8 @@ cdef int write_observation(
         row[14] = 1.0 if index == current else 0.0
         index = index + 1 if index + 1 < n else 0
     pos = OBS_HEAD + PLAYER_SIZE * n
-    for k in range(12):
-        memcpy(&out[pos], CARD_ROW[s.board[k]], CARD_SIZE * sizeof(float))
-        pos += CARD_SIZE
+    splendor_rows(&out[pos], &CARD_ROW[0][0], s.board, 12, ROWS_WIDE)
+    pos += 12 * CARD_SIZE
     index = seat
     for i in range(n):
         start = starts[index]
