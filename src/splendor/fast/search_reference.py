@@ -370,7 +370,7 @@ def search(
     comes first; the arguments are checked by the caller. With
     ``stop_early``, it also stops, at the same checks as the clock's, once
     no other root move could overtake the most visited one in the
-    iterations left (:func:`_decided`): the same move, sooner.
+    iterations left (``_decided``): the same move, sooner.
     """
     rng = SplitMix64(seed)
     dealer = _Dealer(template, seat)
