@@ -228,11 +228,20 @@ def play_to_the_end(pages: dict[int, Page], chooser: Chooser, watch: Page) -> di
         if "card" in last and last["type"] not in chooser.described:
             # The last move names the card and says what it is: a bought card is on no board.
             card = CARDS_BY_ID[last["card"]]
-            expect(watch.locator(".last-move")).to_contain_text(
+            described = (
                 f"card #{card.id} (tier {card.tier} {card.bonus.value}, "
                 f"{plural(card.points, 'point')}, cost "
             )
-            chooser.described.add(last["type"])
+            # The page draws each message as it sets it, and may already show
+            # the next move (a bot's, made at once): read the version and the
+            # text together, and judge the text while it shows this move.
+            shown = watch.evaluate(
+                "() => ({version: window.splendor.message.version,"
+                " text: document.querySelector('.last-move').textContent})"
+            )
+            if shown["version"] == version + 1:
+                assert described in shown["text"], shown["text"]
+                chooser.described.add(last["type"])
         if turn == 6:
             shot(watch, "mid-game-watch")
     raise AssertionError("the game did not end")
