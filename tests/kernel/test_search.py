@@ -69,6 +69,7 @@ def kernel_search(
     seed: int,
     network: ValueNetwork | None = None,
     options: Mapping[str, float] | None = None,
+    stop_early: bool = False,
 ) -> SearchOutcome:
     kernel = implementation("kernel")
     merged = {**OPTIONS, **(options or {})}
@@ -83,6 +84,7 @@ def kernel_search(
         int(merged["rollout_rounds"]),
         merged["temperature"],
         network,
+        stop_early,
     )
     assert isinstance(outcome, SearchOutcome)
     return outcome
@@ -95,6 +97,7 @@ def pure_search(
     seed: int,
     network: ValueNetwork | None = None,
     options: Mapping[str, float] | None = None,
+    stop_early: bool = False,
 ) -> SearchOutcome:
     merged = {**OPTIONS, **(options or {})}
     return search_reference.search(
@@ -108,6 +111,7 @@ def pure_search(
         rollout_rounds=int(merged["rollout_rounds"]),
         temperature=merged["temperature"],
         network=network,
+        stop_early=stop_early,
     )
 
 
@@ -508,36 +512,12 @@ def test_stopping_early_finds_the_same_move_in_both_searches_sooner() -> None:
     """stop_early: the kernel and the pure search stop at the same iteration
     (a multiple of 16) with equal outcomes, on the move the whole budget
     finds; at least one position stops early, and none runs longer."""
-    kernel = implementation("kernel")
     stopped = 0
     for k, state in enumerate(POSITIONS[:14]):
         seat = state.current_player
         whole = kernel_search(state, seat, 400, k)
-        found = kernel.search(
-            kernel.Game.from_state(state),
-            seat,
-            400,
-            None,
-            k,
-            OPTIONS["exploration"],
-            OPTIONS["widening"],
-            int(OPTIONS["rollout_rounds"]),
-            OPTIONS["temperature"],
-            None,
-            True,
-        )
-        pure = search_reference.search(
-            state,
-            seat,
-            iterations=400,
-            seconds=None,
-            seed=k,
-            exploration=OPTIONS["exploration"],
-            widening=OPTIONS["widening"],
-            rollout_rounds=int(OPTIONS["rollout_rounds"]),
-            temperature=OPTIONS["temperature"],
-            stop_early=True,
-        )
+        found = kernel_search(state, seat, 400, k, stop_early=True)
+        pure = pure_search(state, seat, 400, k, stop_early=True)
         assert found == pure
         assert found.pv[0] == whole.pv[0]
         assert found.iterations <= 400

@@ -603,6 +603,17 @@ cdef int gen_pass(MoveBuf* b, const Turn* u) noexcept nogil:
     return emit(b, &m, u.now, u.n_now)
 
 
+cdef inline int list_buys(const KState* s, const Turn* u, MoveBuf* b) noexcept nogil:
+    """Add the buys of ``s`` to ``b``: the face-up cards, then the reserved ones
+    (gen's last moves). Returns 0, or -1 when memory ran out."""
+    cdef int i, card
+    for i in range(12 + u.nres):
+        card = reserved_card(s, u, i)
+        if card and can_buy(u, card) and gen_buy(b, u, card, i) < 0:
+            return -1
+    return 0
+
+
 cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
     """List the legal moves of ``s`` into ``b`` (``legal.legal_actions``).
 
@@ -612,7 +623,7 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
     if s.winners:
         return 0
     cdef Turn u
-    cdef int c, i, tier, slot, nsub, card, na
+    cdef int c, tier, slot, nsub, card, na
     cdef int avail[5]
     cdef int subs[56 * 6]
     read_turn(s, &u, True)
@@ -637,11 +648,8 @@ cdef int gen(KState* s, MoveBuf* b) noexcept nogil:
             if s.seg[tier] and gen_reserve(b, &u, K_BLIND, tier + 1, 0, subs, nsub) < 0:
                 return -1
 
-    # Buys: the face-up cards, then the reserved ones.
-    for i in range(12 + u.nres):
-        card = reserved_card(s, &u, i)
-        if card and can_buy(&u, card) and gen_buy(b, &u, card, i) < 0:
-            return -1
+    if list_buys(s, &u, b) < 0:
+        return -1
 
     if b.n == 0:
         return gen_pass(b, &u)
@@ -658,13 +666,8 @@ cdef int gen_buys(KState* s, MoveBuf* b) noexcept nogil:
     if s.winners:
         return 0
     cdef Turn u
-    cdef int i, card
     read_turn(s, &u, True)
-    for i in range(12 + u.nres):
-        card = reserved_card(s, &u, i)
-        if card and can_buy(&u, card) and gen_buy(b, &u, card, i) < 0:
-            return -1
-    return 0
+    return list_buys(s, &u, b)
 
 
 # -- Playing a move -----------------------------------------------------------------------

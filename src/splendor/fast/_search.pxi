@@ -79,16 +79,6 @@ cdef inline int32_t s_new(STree* t, const Move* m, int player) noexcept nogil:
     return t.n - 1
 
 
-cdef inline int s_shortfall(const int* need, const int* held) noexcept nogil:
-    """splendor.players._reach.shortfall."""
-    cdef int c, d, short = 0
-    for c in range(5):
-        d = need[c] - held[c]
-        if d > 0:
-            short += d
-    return short - held[5] if short > held[5] else 0
-
-
 ctypedef struct SAims:
     # What priors() works out once per state: the player's bonuses and
     # tokens, the nobles' pull, and the cards a take aims at.
@@ -125,12 +115,6 @@ cdef inline int s_gap(uint64_t need_bytes, uint64_t held_bytes, int gold) noexce
     ``need``, less the gold (0 at least)."""
     cdef int short = hsum_bytes(short_bytes(need_bytes, held_bytes))
     return short - gold if short > gold else 0
-
-
-cdef inline void s_needs(const int* bonus, int card, int* need) noexcept nogil:
-    cdef int c
-    for c in range(5):
-        need[c] = C_COST[card][c] - bonus[c] if C_COST[card][c] > bonus[c] else 0
 
 
 cdef void s_pull(const KState* s, const int* bonus, double* pull) noexcept nogil:
@@ -171,7 +155,7 @@ cdef int s_reach(const KState* s, int p, uint8_t* out) noexcept nogil:
 cdef void s_aims(const KState* s, SAims* a) noexcept nogil:
     """The part of priors() that depends on the state only."""
     cdef int p = s.current
-    cdef int c, i, j, k, n = 0, start, card
+    cdef int c, i, j, k, n = 0, card
     cdef uint64_t bonus_bytes
     cdef uint64_t need
     cdef int gap
@@ -182,20 +166,15 @@ cdef void s_aims(const KState* s, SAims* a) noexcept nogil:
     cdef int top_gap[4]
     cdef double top_weight[4]
     cdef uint64_t top_need[4]
+    cdef uint8_t cards[12 + MAXCARDS]
     for c in range(5):
         a.bonus[c] = s.bonus[p][c]
     a.gold = s.tokens[p][5]
     a.held_bytes = s_bytes5(s.tokens[p], S_HELD_CAP)
     bonus_bytes = s_bytes5(s.bonus[p], 127)
     s_pull(s, a.bonus, a.pull)
-    start = seg_start(s, 3 + 2 * p)
-    for i in range(12 + s.seg[3 + 2 * p]):
-        if i < 12:
-            card = s.board[i]
-            if not card:
-                continue
-        else:
-            card = s.cards[start + i - 12] & 0x7F
+    for i in range(s_reach(s, p, cards)):
+        card = cards[i]
         need = short_bytes(C_COST_BYTES[card], bonus_bytes)
         gap = s_gap(need, a.held_bytes, a.gold)
         weight = (1.0 + C_POINTS[card] + 1.5 * a.pull[C_BONUS[card]]) / (1.0 + gap)
@@ -262,8 +241,9 @@ cdef double s_score(const KState* s, int p) noexcept nogil:
     """search_reference.score."""
     cdef int bonus[5]
     cdef int held[6]
-    cdef int need[5]
     cdef uint8_t cards[12 + MAXCARDS]
+    cdef uint64_t bonus_bytes = s_bytes5(s.bonus[p], 127)
+    cdef uint64_t held_bytes = s_bytes5(s.tokens[p], S_HELD_CAP)
     cdef int c, i, n, noble, missing, total
     cdef double value, part, worth, first = 0.0, second = 0.0
     for c in range(5):
@@ -287,8 +267,9 @@ cdef double s_score(const KState* s, int p) noexcept nogil:
         value += SW_NOBLE * (part * part)
     n = s_reach(s, p, cards)
     for i in range(n):
-        s_needs(bonus, cards[i], need)
-        worth = (C_POINTS[cards[i]] + SW_BONUS) / (1.0 + s_shortfall(need, held))
+        worth = (C_POINTS[cards[i]] + SW_BONUS) / (
+            1.0 + s_gap(short_bytes(C_COST_BYTES[cards[i]], bonus_bytes), held_bytes, held[5])
+        )
         if worth > first:
             second = first
             first = worth
