@@ -131,6 +131,37 @@ def test_every_decision_from_random_states(state: GameState, rng: random.Random)
     _play(implementation("kernel"), state, rng, turns=6)
 
 
+@pytest.mark.parametrize(("players", "limit"), [(4, 13), (4, 20), (3, 30), (2, 4)])
+def test_observations_of_long_reserves(players: int, limit: int) -> None:
+    # Long reserves under house rules, blind and face-up, of every tier.
+    state = with_turn(deal(players, rules=Rules(reserve_limit=limit)), 0, turn=players * limit)
+    held = [min(limit, n) for n in (3, limit, 9, 0)[:players]]  # the player to move: 3
+    ids = random.Random(limit).sample(range(1, 91), sum(held))  # of every tier
+    for seat, n in enumerate(held):
+        mine, ids = ids[:n], ids[n:]
+        blind = [k % 3 != 0 for k in range(n)]
+        state = with_player(state, seat, reserved=cards_of(*mine), blind=blind)
+    kernel = implementation("kernel")
+    game = kernel.Game.from_state(state)
+    size = observation_shape(players, state.rules)[0]
+    for seat in range(players):
+        out = np.full(size, np.nan, dtype=np.float32)
+        game.observation_into(out, seat)
+        np.testing.assert_array_equal(out, observation(view(state, seat), ()))
+
+
+def test_observations_of_many_blind_reserves_of_one_tier() -> None:
+    # 20 hidden tier-1 cards, then 20 of tier 2: counts of one tier past 16.
+    state = with_turn(deal(2, rules=Rules(reserve_limit=40)), 0, turn=80)
+    state = with_player(
+        state, 1, reserved=cards_of(*range(1, 21), *range(41, 61)), blind=[True] * 40
+    )
+    game = implementation("kernel").Game.from_state(state)
+    out = np.full(observation_shape(2, state.rules)[0], np.nan, dtype=np.float32)
+    game.observation_into(out, 0)
+    np.testing.assert_array_equal(out, observation(view(state, 0), ()))
+
+
 # -- Bad input ------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ cdef enum:
 # The rows of layout._card_table: row 0 an empty slot, then the cards
 # by id, then from HIDDEN_ROW + 1 a hidden card of tier 1-3; nobles by id.
 cdef float CARD_ROW[MAXCARDS + 4][CARD_SIZE]
-cdef float NOBLE_ROW[MAXNOBLES + 1][NOBLE_SIZE]
+cdef float NOBLE_ROW[MAXNOBLES + 1][8]  # padded to 8 floats (see splendor_copy8)
 cdef int HIDDEN_ROW = 0
 
 
@@ -69,6 +69,23 @@ cdef extern from *:
         _mm_storeu_ps(out, _mm_cvtepi32_ps(_mm_unpacklo_epi16(words, zero)));
         _mm_storeu_ps(out + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(words, zero)));
     }
+    static inline void splendor_copy8(const float* row, float* out) {
+        _mm_storeu_ps(out, _mm_loadu_ps(row));
+        _mm_storeu_ps(out + 4, _mm_loadu_ps(row + 4));
+    }
+    static inline void splendor_copy16(const float* row, float* out) {
+        _mm_storeu_ps(out, _mm_loadu_ps(row));
+        _mm_storeu_ps(out + 4, _mm_loadu_ps(row + 4));
+        _mm_storeu_ps(out + 8, _mm_loadu_ps(row + 8));
+        _mm_storeu_ps(out + 12, _mm_loadu_ps(row + 12));
+    }
+    static inline void splendor_zero16(float* out) {
+        __m128 zero = _mm_setzero_ps();
+        _mm_storeu_ps(out, zero);
+        _mm_storeu_ps(out + 4, zero);
+        _mm_storeu_ps(out + 8, zero);
+        _mm_storeu_ps(out + 12, zero);
+    }
     /* The 16 mask bytes (1 for a bit set, else 0) of the low 16 bits of ``bits``. */
     static inline void splendor_spread16(unsigned bits, int8_t* out) {
         const __m128i select = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1,
@@ -82,6 +99,15 @@ cdef extern from *:
     static inline void splendor_floats8(const uint8_t* bytes, float* out) {
         int k;
         for (k = 0; k < 8; k++) out[k] = (float)bytes[k];
+    }
+    static inline void splendor_copy8(const float* row, float* out) {
+        memcpy(out, row, 8 * sizeof(float));
+    }
+    static inline void splendor_copy16(const float* row, float* out) {
+        memcpy(out, row, 16 * sizeof(float));
+    }
+    static inline void splendor_zero16(float* out) {
+        memset(out, 0, 16 * sizeof(float));
     }
     static inline void splendor_spread16(unsigned bits, int8_t* out) {
         int k;
@@ -128,6 +154,10 @@ cdef extern from *:
     void splendor_floats8(const uint8_t* bytes, float* out) noexcept nogil
     # The mask bytes of the low 16 bits of ``bits`` at ``out`` (16 bytes).
     void splendor_spread16(unsigned bits, int8_t* out) noexcept nogil
+    # The 8 (16) floats of ``row`` at ``out``; 16 zeros at ``out``.
+    void splendor_copy8(const float* row, float* out) noexcept nogil
+    void splendor_copy16(const float* row, float* out) noexcept nogil
+    void splendor_zero16(float* out) noexcept nogil
     # The 16-float rows of ``table`` of the ``n`` ids at ``out``, in order
     # (AVX2 when ``wide``, which splendor_rows_wide says is possible).
     void splendor_rows(float* out, const float* table, const uint8_t* ids, int n, int wide) noexcept nogil
@@ -180,6 +210,7 @@ cdef int write_observation(
     cdef int tiers[4]
     cdef int received[5]
     cdef int starts[4]
+    cdef int blind
     cdef float* row
     cdef int current = -1 if s.winners else s.current
     if size != observation_size(n, slots, shown) or not 0 <= seat < n:
@@ -214,8 +245,8 @@ cdef int write_observation(
         row[14] = 1.0 if index == current else 0.0
         index = index + 1 if index + 1 < n else 0
     pos = OBS_HEAD + PLAYER_SIZE * n
-    splendor_rows(&out[pos], &CARD_ROW[0][0], s.board, 12, ROWS_WIDE)
-    pos += 12 * CARD_SIZE
+    splendor_rows(&out[pos], &CARD_ROW[0][0], s.board, BOARD_SLOTS, ROWS_WIDE)
+    pos += BOARD_SLOTS * CARD_SIZE
     index = seat
     for i in range(n):
         start = starts[index]
@@ -225,35 +256,39 @@ cdef int write_observation(
         row = &out[pos]
         if index == seat:
             for k in range(held):
-                memcpy(&row[CARD_SIZE * k], CARD_ROW[s.cards[start + k] & 0x7F],
-                       CARD_SIZE * sizeof(float))
+                splendor_copy16(CARD_ROW[s.cards[start + k] & 0x7F], &row[CARD_SIZE * k])
         else:
             # Face-up reserves in the order reserved, then blind ones by tier.
             count = 0
-            tiers[1] = tiers[2] = tiers[3] = 0
+            blind = 0
             for k in range(held):
                 card = s.cards[start + k]
                 if card & BLIND_FLAG:
-                    tiers[C_TIER[card & 0x7F]] += 1
+                    blind += 1 << 8 * (C_TIER[card & 0x7F] - 1)  # a byte a tier
                 else:
-                    memcpy(&row[CARD_SIZE * count], CARD_ROW[card], CARD_SIZE * sizeof(float))
+                    splendor_copy16(CARD_ROW[card], &row[CARD_SIZE * count])
                     count += 1
-            for tier in range(1, 4):
-                for k in range(tiers[tier]):
-                    memcpy(&row[CARD_SIZE * count], CARD_ROW[HIDDEN_ROW + tier],
-                           CARD_SIZE * sizeof(float))
+            tier = HIDDEN_ROW + 1
+            while blind:
+                if blind & 255:
+                    splendor_copy16(CARD_ROW[tier], &row[CARD_SIZE * count])
                     count += 1
-        for k in range(held, slots):  # a size known here: a few stores each
-            memset(&row[CARD_SIZE * k], 0, CARD_SIZE * sizeof(float))
+                    blind -= 1
+                else:
+                    blind >>= 8
+                    tier += 1
+        for k in range(held, slots):
+            splendor_zero16(&row[CARD_SIZE * k])
         pos += slots * CARD_SIZE
         index = index + 1 if index + 1 < n else 0
+    # The revealed nobles, 8 floats each: the eighth is the next slot's first,
+    # written after it (by the next noble, the zeros or the decision's zeros).
     count = 0
     for k in range(s.n_nobles):
         if s.nobles[k] >> 4 == 0:
             if count == shown:
                 return -3
-            memcpy(&out[pos + NOBLE_SIZE * count], NOBLE_ROW[s.nobles[k] & 15],
-                   NOBLE_SIZE * sizeof(float))
+            splendor_copy8(NOBLE_ROW[s.nobles[k] & 15], &out[pos + NOBLE_SIZE * count])
             count += 1
     for k in range(count, shown):
         memset(&out[pos + NOBLE_SIZE * k], 0, NOBLE_SIZE * sizeof(float))
