@@ -49,6 +49,15 @@ cdef int POW3[5]
 # The codes of every take of min(3, n) colours of the n colours in a supply,
 # by the supply's colours (a bit per colour): the takes when none is given back.
 cdef uint64_t FULL_TAKES[32]
+# The takes when some are given back, by the supply's colours and the number
+# ``size`` of colours kept: PART_KEPT[colours][size][i] the colours of the
+# i-th set of ``size`` (a bit each) and PART_BIT its take code's bit (those
+# colours and the first other ones of the supply, up to min(3, n) colours);
+# PART_N the sets, PART_ALL the bits of them all.
+cdef uint8_t PART_N[32][4]
+cdef uint8_t PART_KEPT[32][4][10]
+cdef uint64_t PART_BIT[32][4][10]
+cdef uint64_t PART_ALL[32][4]
 
 
 def _init_codes():
@@ -113,6 +122,16 @@ def _init_codes():
         FULL_TAKES[i] = 0
         for chosen in itertools.combinations(colours, min(3, len(colours))):
             FULL_TAKES[i] |= (<uint64_t>1) << TAKE_BY_KEY[sum([POW3[c] for c in chosen])]
+        for size in range(4):
+            PART_N[i][size] = 0
+            PART_ALL[i][size] = 0
+            for k, kept in enumerate(itertools.combinations(colours, size)):
+                fillers = [c for c in colours if c not in kept][: min(3, len(colours)) - size]
+                bit = (<uint64_t>1) << TAKE_BY_KEY[sum([POW3[c] for c in (*kept, *fillers)])]
+                PART_KEPT[i][size][k] = sum([1 << c for c in kept])
+                PART_BIT[i][size][k] = bit
+                PART_ALL[i][size] |= bit
+                PART_N[i][size] = k + 1
     for card in CARDS:
         _fits(C_COST_TOTAL[card.id] + 3 <= MAXF, "a turn of its decisions holds at most "
               f"{MAXF} codes, the card {card.id} costs more than that allows")
@@ -178,35 +197,27 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     if na:
         k = na if na < 3 else 3
         total = u.t[0] + u.t[1] + u.t[2] + u.t[3] + u.t[4] + u.t[5]
+        key = 0
+        for j in range(na):
+            key |= 1 << avail[j]
         if u.room >= k:  # nothing given back: every set of k colours
-            key = 0
-            for j in range(na):
-                key |= 1 << avail[j]
             bits[0] |= FULL_TAKES[key]
         else:
+            # ``size`` colours kept and the others taken given back: all of
+            # them when nothing more is, else the sets of colours whose
+            # tokens leave the player enough others to give back.
             net = u.room
-            size = k
-            while size >= net:
+            bits[0] |= PART_ALL[key][net]
+            for size in range(net + 1, k + 1):
                 extra = size - net
-                for i in range(NCOMBO[na][size]):
-                    key = 0
+                for i in range(PART_N[key][size]):
+                    used = PART_KEPT[key][size][i]
                     chosen = 0
-                    used = 0  # a bit per place in avail
-                    for j in range(size):
-                        used |= 1 << COMBO[na][size][i][j]
-                        key += POW3[avail[COMBO[na][size][i][j]]]
-                        chosen += u.t[avail[COMBO[na][size][i][j]]]
-                    if extra and total - chosen < extra:
-                        continue
-                    n = k - size
-                    j = 0
-                    while n > 0:
-                        if not used >> j & 1:
-                            key += POW3[avail[j]]
-                            n -= 1
-                        j += 1
-                    set_bit(bits, TAKE_BY_KEY[key])
-                size -= 1
+                    for c in range(5):
+                        if used >> c & 1:
+                            chosen += u.t[c]
+                    if total - chosen >= extra:
+                        bits[0] |= PART_BIT[key][size][i]
         n = 2 - (u.room if u.room < 2 else 2)
         for c in range(5):
             if u.bank[c] > 3 and (n == 0 or total - u.t[c] >= n):
