@@ -291,6 +291,18 @@ def test_every_shipped_network_loads() -> None:
         assert path.stat().st_size < 1_100_000
 
 
+def test_the_repr_counts_the_weights_instead_of_printing_them() -> None:
+    network = load_network(2)
+    text = repr(network)
+    assert text == (
+        f"ValueNetwork(players=2, sizes={network.sizes!r}, "
+        "layers=<3 layers, 53,314 parameters>)"
+    )
+    assert repr(ValueNetwork(2, (input_size(2), 2), [([0.0] * 700, [0.0, 0.0])])).endswith(
+        "layers=<1 layer, 702 parameters>)"
+    )
+
+
 def test_a_file_that_does_not_exist_is_refused(tmp_path: Path) -> None:
     with pytest.raises(WeightsError, match=r"cannot read the network .*No such file"):
         load_network(2, tmp_path / "nowhere.net")

@@ -145,6 +145,13 @@ def _layers(layers: Sequence[tuple[Sequence[float], Sequence[float]]]) -> tuple[
     return tuple((_floats(weights), _floats(biases)) for weights, biases in layers)
 
 
+def _layers_repr(layers: tuple[Layer, ...]) -> str:
+    """The layers in a repr: how many weights, not the weights themselves."""
+    count = sum(len(weights) + len(biases) for weights, biases in layers)
+    noun = "layer" if len(layers) == 1 else "layers"
+    return f"<{len(layers)} {noun}, {count:,} parameters>"
+
+
 def _metadata(metadata: Mapping[str, object]) -> Mapping[str, object]:
     return dict(metadata)
 
@@ -170,12 +177,17 @@ class ValueNetwork:
     >>> tiny = ValueNetwork(2, (input_size(2), 2), [([0.0] * 700, [0.5, -0.5])])
     >>> [round(p, 6) for p in evaluate(tiny, [0.0] * input_size(2))]
     [0.731059, 0.268941]
+    >>> tiny
+    ValueNetwork(players=2, sizes=(350, 2), layers=<1 layer, 702 parameters>)
+
+    Its repr counts the weights rather than print them; the training's
+    figures are in :attr:`metadata`.
     """
 
     players: int
     sizes: tuple[int, ...] = attrs.field(converter=_sizes)
-    layers: tuple[Layer, ...] = attrs.field(converter=_layers)
-    metadata: Mapping[str, object] = attrs.field(factory=dict, converter=_metadata)
+    layers: tuple[Layer, ...] = attrs.field(converter=_layers, repr=_layers_repr)
+    metadata: Mapping[str, object] = attrs.field(factory=dict, converter=_metadata, repr=False)
 
     def __attrs_post_init__(self) -> None:
         _check_shape(self.players, self.sizes)
