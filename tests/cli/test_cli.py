@@ -665,7 +665,10 @@ def test_the_help_says_what_the_bots_option_takes(capsys: pytest.CaptureFixture[
             main(argv)
     text = " ".join(capsys.readouterr().out.split())
     assert "one for every seat" not in text
-    listed = "one bot for all seats, or one per seat: greedy, ismcts, random, search or module:name"
+    listed = (
+        "one bot for all seats, or one per seat: greedy, ismcts, random, search, "
+        "level:N (1 to 9), engine:COMMAND or module:name"
+    )
     assert listed in text
     assert "module:name (default: greedy in seat 0 and random in the others)" in text
     assert "one bot for all other seats, or one per other seat" in text

@@ -104,7 +104,7 @@ def analyser_from_spec(spec: str | None, seconds: float, seed: int) -> Analyser:
         return analyser_for(bot, limit=Limit(time=seconds))
     if not isinstance(bot, SupportsAnalyse | Analyser):
         raise UsageError(
-            f"{spec} cannot analyse: it has no analyse method (try ismcts, or a bot "
+            f"{spec} cannot analyse: it has no analyse method (try ismcts or search, or a bot "
             "with analyse(view, actions, rng))"
         )
     return analyser_for(bot, seed=seed)

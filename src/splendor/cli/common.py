@@ -18,6 +18,7 @@ from splendor.draw._scene import plural
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot
+from splendor.players.levels import LEVELS
 
 __all__ = [
     "GuardedBot",
@@ -138,7 +139,9 @@ def add_bot_options(
         default=None if default is None else list(default),
         metavar="BOT",
         help=(
-            f"{what}: {', '.join(sorted(BOTS))} or module:name (default: {default_text}); "
+            f"{what}: {', '.join(sorted(BOTS))}, level:N (1 to {len(LEVELS)}), "
+            "engine:COMMAND or "
+            f"module:name (default: {default_text}); "
             "each may take options after a colon (ismcts:iterations=200,seed=3)"
         ),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import random
+import secrets
 from collections.abc import Callable
 
 import attrs
@@ -71,7 +71,8 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         players = record.players
     else:
         players = args.players
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        # Unguessable, as a live game's must be (63 bits: a record's seed is a signed 64-bit int).
+        seed = args.seed if args.seed is not None else secrets.randbits(63)
         record = GameRecord.start(players, seed=seed)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be 0 to {players - 1}")

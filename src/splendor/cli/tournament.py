@@ -43,7 +43,8 @@ def add_parser(commands: Subcommands) -> None:
         required=True,
         metavar="BOT",
         help=(
-            "the entrants: random, greedy, ismcts or module:name, each with options "
+            "the entrants: random, greedy, ismcts, search, level:N or "
+            "module:name, each with options "
             "after a colon (ismcts:iterations=200,seed=3), or engine:COMMAND for a bot "
             "in another process speaking the bot protocol"
         ),
