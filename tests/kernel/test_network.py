@@ -295,8 +295,7 @@ def test_the_repr_counts_the_weights_instead_of_printing_them() -> None:
     network = load_network(2)
     text = repr(network)
     assert text == (
-        f"ValueNetwork(players=2, sizes={network.sizes!r}, "
-        "layers=<3 layers, 53,314 parameters>)"
+        f"ValueNetwork(players=2, sizes={network.sizes!r}, layers=<3 layers, 53,314 parameters>)"
     )
     assert repr(ValueNetwork(2, (input_size(2), 2), [([0.0] * 700, [0.0, 0.0])])).endswith(
         "layers=<1 layer, 702 parameters>)"

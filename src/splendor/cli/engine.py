@@ -27,8 +27,8 @@ def add_parser(commands: Subcommands) -> None:
     engine.add_argument(
         "spec",
         metavar="SPEC",
-        help="the bot: greedy, ismcts, random, search, level:N, module:name, each with options after "
-        "a colon (ismcts:iterations=200)",
+        help="the bot: greedy, ismcts, random, search, level:N, module:name, each with "
+        "options after a colon (ismcts:iterations=200)",
     )
     engine.add_argument("--name", default=None, help="the engine's name (default: the bot's)")
     engine.set_defaults(run=run_engine)
