@@ -299,7 +299,7 @@ def shipped_networks() -> tuple[int, ...]:
     """The player counts the package ships a value network for.
 
     >>> shipped_networks()
-    (2, 3)
+    (2, 3, 4)
     """
     data = resources.files("splendor").joinpath("data")
     return tuple(
