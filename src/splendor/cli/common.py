@@ -6,7 +6,7 @@ import argparse
 import random
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeAlias
+from typing import Final, Protocol, TypeAlias
 
 from splendor.cli.errors import BotError, UsageError
 from splendor.cli.output import Output
@@ -21,6 +21,7 @@ from splendor.players.bots import BOTS, Bot, bot_name, load_bot
 from splendor.players.levels import LEVELS
 
 __all__ = [
+    "BOT_KINDS",
     "GuardedBot",
     "Handler",
     "Subcommands",
@@ -31,6 +32,11 @@ __all__ = [
     "record_names",
     "turn_line",
 ]
+
+#: The kinds of bot spec every command takes, for their help texts.
+BOT_KINDS: Final = (
+    f"{', '.join(sorted(BOTS))}, level:N (1 to {len(LEVELS)}), engine:COMMAND or module:name"
+)
 
 
 class GuardedBot:
@@ -139,9 +145,7 @@ def add_bot_options(
         default=None if default is None else list(default),
         metavar="BOT",
         help=(
-            f"{what}: {', '.join(sorted(BOTS))}, level:N (1 to {len(LEVELS)}), "
-            "engine:COMMAND or "
-            f"module:name (default: {default_text}); "
+            f"{what}: {BOT_KINDS} (default: {default_text}); "
             "each may take options after a colon (ismcts:iterations=200,seed=3)"
         ),
     )

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 
 import splendor
-from splendor.cli.common import Subcommands
+from splendor.cli.common import BOT_KINDS, Subcommands
 from splendor.cli.output import Output
 from splendor.players.bots import bot_name, load_bot
 
@@ -27,8 +27,7 @@ def add_parser(commands: Subcommands) -> None:
     engine.add_argument(
         "spec",
         metavar="SPEC",
-        help="the bot: greedy, ismcts, random, search, level:N, module:name, each with "
-        "options after a colon (ismcts:iterations=200)",
+        help=f"the bot: {BOT_KINDS}, each with options after a colon (ismcts:iterations=200)",
     )
     engine.add_argument("--name", default=None, help="the engine's name (default: the bot's)")
     engine.set_defaults(run=run_engine)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from splendor.arena.parallel import LOCAL
 from splendor.arena.referee import TimeControl
 from splendor.arena.tournament import round_robin
-from splendor.cli.common import Subcommands, add_players_option
+from splendor.cli.common import BOT_KINDS, Subcommands, add_players_option
 from splendor.cli.errors import UsageError
 from splendor.cli.files import write_text
 from splendor.cli.output import Output
@@ -43,10 +43,9 @@ def add_parser(commands: Subcommands) -> None:
         required=True,
         metavar="BOT",
         help=(
-            "the entrants: random, greedy, ismcts, search, level:N or "
-            "module:name, each with options "
-            "after a colon (ismcts:iterations=200,seed=3), or engine:COMMAND for a bot "
-            "in another process speaking the bot protocol"
+            f"the entrants: {BOT_KINDS} (engine:COMMAND for a bot in another process "
+            "speaking the bot protocol), each with options after a colon "
+            "(ismcts:iterations=200,seed=3)"
         ),
     )
     count = parser.add_mutually_exclusive_group()
