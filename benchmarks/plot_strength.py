@@ -1,21 +1,30 @@
 """Draw the strength figures of ``benchmarks/strength.py`` runs as SVG pictures for the docs.
 
-Reads the JSON-lines files that ``strength.py --out`` writes, groups their
-games by (bot, opponent, players), and draws:
+Reads the JSON-lines files that ``strength.py --out`` writes (a game a
+line) and CSV files of tallies (a row per run: ``bot``, ``against``,
+``players``, ``wins``, ``games``, ``cpu_per_move``, and ``bar``, the label
+of its bar if it has one, as ``benchmarks/results/strength.csv`` keeps the
+runs behind the docs' figures), groups their games by (bot, opponent,
+players), and draws:
 
 - ``--curve OUT``: the bot's share of the wins against one opponent, 2
   players, against its CPU time per move (a log scale), one point per bot
   setting with its 95% interval, the settings with the value network
   (``network=true`` in the spec) and the others as two lines;
-- ``--bars OUT``: one bar per group, its share against the fair share.
+- ``--bars OUT``: one bar per labelled group (a ``bar`` in a tally, or
+  ``--label``), its share against the fair share.
 
-    python benchmarks/plot_strength.py runs/*.jsonl --against ismcts:iterations=500 \\
+    python benchmarks/plot_strength.py benchmarks/results/strength.csv \\
         --curve docs/images/strength-curve.svg --bars docs/images/strength.svg
+
+``python benchmarks/plot_strength.py --help`` lists the options; the docs'
+strong-play page gives the command that draws its two pictures.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import sys
@@ -28,11 +37,30 @@ from splendor.draw._svg_pieces import element, text_at
 Group = tuple[str, str, int]
 
 
-def groups(files: Sequence[Path]) -> dict[Group, tuple[float, int, float]]:
-    """Per (bot, against, players): the bot's wins, its games and its CPU seconds per move."""
+def groups(
+    files: Sequence[Path], labels: dict[Group, str] | None = None
+) -> dict[Group, tuple[float, int, float]]:
+    """Per (bot, against, players): the bot's wins, its games and its CPU seconds per move.
+
+    The bar labels of the tallies go into ``labels``.
+    """
     found: dict[Group, list[float]] = {}
     for path in files:
-        for line in path.read_text().splitlines():
+        if path.suffix == ".csv":
+            with path.open(newline="", encoding="utf-8") as lines:
+                for tallied in csv.DictReader(lines):
+                    key = (tallied["bot"], tallied["against"], int(tallied["players"]))
+                    tally = found.setdefault(key, [0.0, 0.0, 0.0, 0.0])
+                    games = int(tallied["games"])
+                    tally[0] += float(tallied["wins"])
+                    tally[1] += games
+                    # Weighted by games: the tally has no count of moves.
+                    tally[2] += float(tallied["cpu_per_move"]) * games
+                    tally[3] += games
+                    if tallied.get("bar") and labels is not None:
+                        labels[key] = tallied["bar"]
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             key = (row["bot"], row["against"], row["players"])
             tally = found.setdefault(key, [0.0, 0.0, 0.0, 0.0])
@@ -147,7 +175,9 @@ def bars(data: dict[Group, tuple[float, int, float]], labels: dict[Group, str]) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", type=Path, nargs="+", help="strength.py --out files")
+    parser.add_argument(
+        "files", type=Path, nargs="+", help="strength.py --out files (.jsonl) or tallies (.csv)"
+    )
     parser.add_argument("--against", default="ismcts:iterations=500")
     parser.add_argument("--curve", type=Path, help="where to write the curve")
     parser.add_argument("--bars", type=Path, help="where to write the bars")
@@ -158,7 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="BOT|AGAINST|PLAYERS|LABEL: a bar to draw (repeatable)",
     )
     args = parser.parse_args(argv)
-    data = groups(args.files)
+    labels: dict[Group, str] = {}
+    data = groups(args.files, labels)
     for (bot, against, players), (won, games, cpu) in sorted(data.items()):
         low, high = wilson(won, games)
         print(
@@ -169,7 +200,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         title = f"SearchBot against {args.against}, 2 players"
         args.curve.write_text(curve(data, args.against, title))
     if args.bars is not None:
-        labels = {}
         for item in args.label:
             bot, against, players, label = item.split("|")
             labels[(bot, against, int(players))] = label

@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import attrs
 import pytest
@@ -24,10 +25,11 @@ from splendor.core.views import determinize
 from splendor.errors import WeightsError
 from splendor.fast import search as search_module
 from splendor.fast import search_reference
-from splendor.fast.network import ValueNetwork, load_network, shipped_networks
+from splendor.fast.network import ValueNetwork, load_network, save_network, shipped_networks
 from splendor.fast.reference import SplitMix64
 from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
+from splendor.players.bots import load_bot
 from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, seeded_position, variant_states
 
@@ -209,8 +211,13 @@ def test_a_network_for_other_games_is_refused(monkeypatch: pytest.MonkeyPatch) -
         SearchBot(iterations=10, network=load_network(2)).search(seen, random.Random(0))
     with pytest.raises(InvalidArgumentError, match="a network for 3 players ends in 3 outputs"):
         kernel_search(three, three.current_player, 10, 1, load_network(2))
-    with pytest.raises(InvalidArgumentError, match="network must be True, False or a ValueNetwork"):
-        SearchBot(network="yes")  # type: ignore[arg-type]  # refused on purpose
+    with pytest.raises(InvalidArgumentError, match="network must be True, False, a ValueNetwork"):
+        SearchBot(network=3)  # type: ignore[arg-type]  # refused on purpose
+    with pytest.raises(InvalidArgumentError, match="path must be a non-empty str"):
+        SearchBot(network="")
+    # A path that names no network: the library's error at the first search.
+    with pytest.raises(WeightsError, match="cannot read the network 'no-such.net'"):
+        SearchBot(iterations=10, network="no-such.net").search(seen, random.Random(0))
     # A shipped network that cannot be read: the library's error when a move is asked.
     monkeypatch.setattr(search_module, "_shipped", _unreadable)
     two = next(state for state in POSITIONS if len(state.players) == 2)
@@ -218,6 +225,28 @@ def test_a_network_for_other_games_is_refused(monkeypatch: pytest.MonkeyPatch) -
         SearchBot(iterations=10, network=True).search(
             view(two, two.current_player), random.Random(0)
         )
+
+
+def test_a_network_named_by_its_path_is_read_for_the_game(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")  # the pure search reads the network's inputs with it
+    path = tmp_path / "mine-2p.net"
+    save_network(load_network(2), path)
+    two = next(state for state in POSITIONS if len(state.players) == 2)
+    seen = view(two, two.current_player)
+    given = SearchBot(iterations=300, seed=4, network=load_network(2)).search(
+        seen, random.Random(0)
+    )
+    plain = SearchBot(iterations=300, seed=4).search(seen, random.Random(0))
+    by_path = SearchBot(iterations=300, seed=4, network=path)
+    assert by_path.search(seen, random.Random(0)) == given != plain
+    # The same through a bot spec, as the command line and tournaments name bots.
+    spec = load_bot(f"search:iterations=300,seed=4,network={path}")
+    assert isinstance(spec, SearchBot)
+    assert spec.search(seen, random.Random(0)) == given
+    # The file holds a 2-player network: a 3-player game is refused with the library's error.
+    three = next(state for state in POSITIONS if len(state.players) == 3)
+    with pytest.raises(WeightsError, match="is a network for 2 players, not 3"):
+        by_path.search(view(three, three.current_player), random.Random(0))
 
 
 def _unreadable(players: int) -> ValueNetwork:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
@@ -106,9 +107,13 @@ class SearchBot:
             network shipped for the game's player count
             (:func:`~splendor.fast.network.load_network`), and by the
             heuristic score for a player count no network is shipped for
-            (:func:`~splendor.fast.network.shipped_networks`); or by the
+            (:func:`~splendor.fast.network.shipped_networks`); by the
             :class:`~splendor.fast.network.ValueNetwork` given, which must be
-            for the game's player count.
+            for the game's player count; or by the network in the weights
+            file at the path given (a ``str`` or path-like object), read
+            with :func:`~splendor.fast.network.load_network` for the game's
+            player count at the first search and kept (in a bot spec:
+            ``search:network=my-2p.net``).
         stop_early: stop the search, at the same checks as the clock's, once
             no other root move could overtake the most visited one in the
             iterations left of ``iterations``: it plays the same move as
@@ -141,7 +146,7 @@ class SearchBot:
         widening: float = 1.0,
         rollout_rounds: int = 4,
         temperature: float = 2.5,
-        network: bool | ValueNetwork = False,
+        network: bool | ValueNetwork | str | os.PathLike[str] = False,
         stop_early: bool = False,
     ) -> None:
         if iterations is not None and (
@@ -159,10 +164,17 @@ class SearchBot:
                 f"rollout_rounds must be an int from 0 to {MAX_ROLLOUT_ROUNDS}, "
                 f"got {rollout_rounds!r}"
             )
-        if type(network) is not bool and not isinstance(network, ValueNetwork):
+        if type(network) is not bool and not isinstance(
+            network, ValueNetwork | str | os.PathLike
+        ):
             raise InvalidArgumentError(
-                f"network must be True, False or a ValueNetwork, got {network!r}"
+                f"network must be True, False, a ValueNetwork or the path of a weights file, "
+                f"got {network!r}"
             )
+        if isinstance(network, str | os.PathLike) and (
+            not isinstance(os.fspath(network), str) or not os.fspath(network)
+        ):
+            raise InvalidArgumentError(f"the network's path must be a non-empty str, got {network!r}")
         if type(stop_early) is not bool:
             raise InvalidArgumentError(f"stop_early must be True or False, got {stop_early!r}")
         if iterations is None and seconds is None:
@@ -178,6 +190,8 @@ class SearchBot:
         self.stop_early: Final = stop_early
         #: The number of iterations the last search ran.
         self.last_iterations = 0
+        # The networks read from the file ``network`` names, by player count.
+        self._read: dict[int, ValueNetwork] = {}
 
     def __repr__(self) -> str:
         parts = []
@@ -205,6 +219,9 @@ class SearchBot:
                 not to move, of a finished game or that no game can reach,
                 actions that are not the view's legal actions, or an ``rng``
                 that is not a :class:`random.Random`.
+            WeightsError: when ``network`` names a file that cannot be read
+                as a network for the view's player count (at the first
+                search of that player count).
         """
         check_turn(view, actions, rng)
         if len(actions) == 1:
@@ -261,7 +278,10 @@ class SearchBot:
             return None
         if network is True:
             return _shipped(players) if players in shipped_networks() else None
-        assert isinstance(network, ValueNetwork)
+        if not isinstance(network, ValueNetwork):
+            if players not in self._read:
+                self._read[players] = load_network(players, network)
+            return self._read[players]
         if network.players != players:
             raise InvalidArgumentError(
                 f"the bot's network evaluates {network.players}-player games, "
@@ -277,6 +297,7 @@ class SearchBot:
 
         Raises:
             InvalidArgumentError: as a move does.
+            WeightsError: as a move does.
         """
         seat = self._check(view)
         if not isinstance(rng, random.Random):
