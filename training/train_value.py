@@ -9,7 +9,9 @@ stopped when the script is started again:
    ``DIR/Np/data/``: many GreedyBot games with random moves mixed in (each
    game its own share of them, from 0 to 30 %), a few of their turns
    recorded, and games of :class:`~splendor.fast.search.SearchBot` at a few
-   strengths, half of their turns recorded. A recorded position is the start
+   strengths, half of their turns recorded, and (``--strong-games``) games
+   between stronger SearchBots, every turn recorded; ``--workers`` plays the
+   shards in several processes. A recorded position is the start
    of a turn, from every seat's view: the state part of the seat's
    observation and the final outcome of the game rotated to that seat.
    Games cut off without a winner are dropped. Games are held out by seed:
@@ -57,11 +59,13 @@ os.environ.setdefault(
 )
 
 #: The games of a shard: many quick greedy games, fewer slow search games.
-SHARD_GAMES: Final = {"greedy": 5000, "search": 250}
+SHARD_GAMES: Final = {"greedy": 5000, "search": 250, "strong": 50}
 #: A game not over after this many turns is dropped.
 MAX_TURNS: Final = 300
 #: The seeds of the search games start here (the greedy ones at 0).
 SEARCH_SEEDS: Final = 10_000_000
+#: The seeds of the strong search games start here.
+STRONG_SEEDS: Final = 20_000_000
 #: The temperature, in points, of the search's hand-written evaluation.
 BASELINE_TEMPERATURE: Final = 2.5
 
@@ -244,6 +248,33 @@ def search_games(players: int, seeds: range, keep: float) -> Shard:
     return recorder.shard()
 
 
+def strong_games(players: int, seeds: range, keep: float) -> Shard:
+    """Games between SearchBots of 1,000 to 4,000 iterations a seat (the heuristic
+    evaluation, up to 3 % random moves): ``keep`` of the turns recorded."""
+    recorder = Recorder(players)
+    for seed in seeds:
+        rng = random.Random(f"strong:{seed}")
+        randomness = rng.uniform(0.0, 0.03)
+        bots = [
+            SearchBot(iterations=rng.choice((1000, 2000, 4000)), seed=rng.getrandbits(32))
+            for _ in range(players)
+        ]
+        game = Game.new(players, seed=seed)
+        start = len(recorder.rows)
+        while not game.is_over and game.turn < MAX_TURNS:
+            if rng.random() < keep:
+                recorder.record(game, seed)
+            if rng.random() < randomness:
+                game.play(rng.randrange(game.moves()))
+            else:
+                actions = game.actions()
+                seen = splendor.view(game.state(), game.current_player)
+                bot = bots[game.current_player]
+                game.play(actions.index(bot(seen, actions, rng)))
+        recorder.finish(seed, start, game)
+    return recorder.shard()
+
+
 class Progress:
     """The CPU seconds used so far, kept in ``progress.json`` across runs."""
 
@@ -254,10 +285,11 @@ class Progress:
             self.seconds.update(json.loads(self.path.read_text(encoding="utf-8")))
         self.mark = time.process_time()
 
-    def add(self, stage: str) -> float:
-        """Count the CPU time since the last call for ``stage``; the stage's total."""
+    def add(self, stage: str, elsewhere: float = 0.0) -> float:
+        """Count the CPU time since the last call, and ``elsewhere`` seconds of other
+        processes, for ``stage``; the stage's total."""
         now = time.process_time()
-        self.seconds[stage] += now - self.mark
+        self.seconds[stage] += now - self.mark + elsewhere
         self.mark = now
         write_atomically(self.path, json.dumps(self.seconds).encode("utf-8"))
         return self.seconds[stage]
@@ -270,29 +302,62 @@ def write_atomically(path: Path, data: bytes) -> None:
     os.replace(partial, path)
 
 
+#: How each kind of game is played, by name.
+PLAYERS: Final[dict[str, Callable[[int, range, float], Shard]]] = {
+    "greedy": greedy_games,
+    "search": search_games,
+    "strong": strong_games,
+}
+
+
+def play_shard(kind: str, players: int, seeds: range, keep: float, path: Path) -> float:
+    """Play the games of one shard and write it to ``path``; the CPU seconds it took."""
+    start = time.process_time()
+    shard = PLAYERS[kind](players, seeds, keep)
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez(partial, **shard)
+    os.replace(partial, path)
+    return time.process_time() - start
+
+
 def generate(args: argparse.Namespace, root: Path, progress: Progress) -> list[Path]:
-    """Play the games of every shard not yet on disk; the paths of all shards."""
+    """Play the games of every shard not yet on disk (``args.workers`` processes at a
+    time); the paths of all shards."""
     folder = root / "data"
     folder.mkdir(parents=True, exist_ok=True)
-    plans: list[tuple[str, int, int, Callable[[int, range, float], Shard], float]] = [
-        ("greedy", 0, args.greedy_games, greedy_games, args.greedy_keep),
-        ("search", SEARCH_SEEDS, args.search_games, search_games, args.search_keep),
+    plans = [
+        ("greedy", 0, args.greedy_games, args.greedy_keep),
+        ("search", SEARCH_SEEDS, args.search_games, args.search_keep),
+        ("strong", STRONG_SEEDS, args.strong_games, args.strong_keep),
     ]
     paths = []
-    for kind, first, games, play, keep in plans:
+    todo: list[tuple[str, int, range, float, Path]] = []
+    for kind, first, games, keep in plans:
         size = SHARD_GAMES[kind]
         for number, start in enumerate(range(0, games, size)):
             path = folder / f"{kind}-{number:04d}.npz"
             paths.append(path)
-            if path.exists():
-                continue
-            seeds = range(first + start, first + min(start + size, games))
-            shard = play(args.players, seeds, keep)
-            partial = path.with_name(path.name + ".partial.npz")
-            np.savez(partial, **shard)
-            os.replace(partial, path)
-            total = progress.add("data")
-            print(f"{path.name}: {len(shard['x'])} rows, data CPU {total:.0f} s", flush=True)
+            if not path.exists():
+                seeds = range(first + start, first + min(start + size, games))
+                todo.append((kind, args.players, seeds, keep, path))
+
+    def done(path: Path, elsewhere: float) -> None:
+        total = progress.add("data", elsewhere)
+        with np.load(path) as shard:
+            rows = len(shard["x"])
+        print(f"{path.name}: {rows} rows, data CPU {total:.0f} s", flush=True)
+
+    if args.workers == 1:
+        for task in todo:
+            play_shard(*task)
+            done(task[-1], 0.0)
+    elif todo:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(args.workers) as pool:
+            futures = {pool.submit(play_shard, *task): task[-1] for task in todo}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
     return paths
 
 
@@ -518,6 +583,7 @@ def export(
     base = held["base"].astype(np.float64)
     mover = held["mover"]
     searched = mover & (held["game"] >= SEARCH_SEEDS)
+    strong = mover & (held["game"] >= STRONG_SEEDS)
     games = len(set(data["game"].tolist()))
     validation_games = len(set(held["game"].tolist()))
     metadata: dict[str, object] = {
@@ -546,6 +612,11 @@ def export(
         },
         "seed": args.seed,
     }
+    if strong.any():
+        metadata["validation_strong_games_to_move"] = {
+            "network": figures(net[strong], held["y"][strong]),
+            "baseline": figures(base[strong], held["y"][strong]),
+        }
     network = ValueNetwork(
         args.players,
         tuple(sizes),
@@ -568,6 +639,11 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--greedy-keep", type=float, default=0.06, help="turns recorded")
     parser.add_argument("--search-games", type=int, default=7_500)
     parser.add_argument("--search-keep", type=float, default=0.5, help="turns recorded")
+    parser.add_argument("--strong-games", type=int, default=0)
+    parser.add_argument("--strong-keep", type=float, default=1.0, help="turns recorded")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes playing the games (1)"
+    )
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 64])
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=512)
