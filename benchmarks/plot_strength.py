@@ -10,7 +10,8 @@ players), and draws:
 - ``--curve OUT``: the bot's share of the wins against one opponent, 2
   players, against its CPU time per move (a log scale), one point per bot
   setting with its 95% interval, the settings with the value network
-  (``network=true`` in the spec) and the others as two lines;
+  (``network=true`` in the spec) and those without as two lines (a
+  search with a network file of its own is left out);
 - ``--bars OUT``: one bar per labelled group (a ``bar`` in a tally, or
   ``--label``), its share against the fair share.
 
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from splendor.cli.stats import wilson
 from splendor.draw._svg_pieces import element, text_at
+from splendor.players.bots import parse_bot_spec
 
 Group = tuple[str, str, int]
 
@@ -84,7 +86,7 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
     points = sorted(
         (cpu, won / games, *wilson(won, games), bot)
         for (bot, opponent, players), (won, games, cpu) in data.items()
-        if opponent == against and players == 2 and games
+        if opponent == against and players == 2 and games and _evaluation(bot) is not None
     )
     width, height, left, right, top, bottom = 640, 380, 70, 20, 40, 60
     low_x, high_x = math.log10(0.003), math.log10(1.0)
@@ -118,7 +120,7 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
     # One line per series: the searches with the value network, and the others.
     series = (("with the network", "#1f5fa8", True), ("heuristic evaluation", "#c0392b", False))
     for k, (name, colour, networked) in enumerate(series):
-        chosen = [p for p in points if ("network=true" in p[4]) == networked]
+        chosen = [p for p in points if _evaluation(p[4]) == networked]
         if not chosen:
             continue
         legend_y = top + 8 + 18 * k
@@ -136,6 +138,14 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
             previous = (px, py)
     body.append(f"<!-- {len(points)} settings against {against} -->")
     return _svg(width, height, body) + "\n</svg>\n"
+
+
+def _evaluation(bot: str) -> bool | None:
+    """True for a search with the shipped network, False for one without; None for
+    any other network (a weights file of its own), which the curve leaves out."""
+    _, options = parse_bot_spec(bot)
+    network = options.get("network", False)
+    return network if isinstance(network, bool) else None
 
 
 def bars(data: dict[Group, tuple[float, int, float]], labels: dict[Group, str]) -> str:

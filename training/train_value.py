@@ -641,9 +641,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--search-keep", type=float, default=0.5, help="turns recorded")
     parser.add_argument("--strong-games", type=int, default=0)
     parser.add_argument("--strong-keep", type=float, default=1.0, help="turns recorded")
-    parser.add_argument(
-        "--workers", type=int, default=1, help="processes playing the games (1)"
-    )
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games (1)")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 64])
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=512)

@@ -216,7 +216,7 @@ def test_a_network_for_other_games_is_refused(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(InvalidArgumentError, match="path must be a non-empty str"):
         SearchBot(network="")
     # A path that names no network: the library's error at the first search.
-    with pytest.raises(WeightsError, match="cannot read the network 'no-such.net'"):
+    with pytest.raises(WeightsError, match=r"cannot read the network 'no-such\.net'"):
         SearchBot(iterations=10, network="no-such.net").search(seen, random.Random(0))
     # A shipped network that cannot be read: the library's error when a move is asked.
     monkeypatch.setattr(search_module, "_shipped", _unreadable)

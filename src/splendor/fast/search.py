@@ -164,9 +164,7 @@ class SearchBot:
                 f"rollout_rounds must be an int from 0 to {MAX_ROLLOUT_ROUNDS}, "
                 f"got {rollout_rounds!r}"
             )
-        if type(network) is not bool and not isinstance(
-            network, ValueNetwork | str | os.PathLike
-        ):
+        if type(network) is not bool and not isinstance(network, ValueNetwork | str | os.PathLike):
             raise InvalidArgumentError(
                 f"network must be True, False, a ValueNetwork or the path of a weights file, "
                 f"got {network!r}"
@@ -174,7 +172,9 @@ class SearchBot:
         if isinstance(network, str | os.PathLike) and (
             not isinstance(os.fspath(network), str) or not os.fspath(network)
         ):
-            raise InvalidArgumentError(f"the network's path must be a non-empty str, got {network!r}")
+            raise InvalidArgumentError(
+                f"the network's path must be a non-empty str, got {network!r}"
+            )
         if type(stop_early) is not bool:
             raise InvalidArgumentError(f"stop_early must be True or False, got {stop_early!r}")
         if iterations is None and seconds is None:
