@@ -142,9 +142,12 @@ def curve(data: dict[Group, tuple[float, int, float]], against: str, title: str)
 
 def _evaluation(bot: str) -> bool | None:
     """True for a search with the shipped network, False for one without; None for
-    any other network (a weights file of its own), which the curve leaves out."""
+    any other network (a weights file of its own) or a search mixing the leaf's
+    evaluation in, which the curve leaves out."""
     _, options = parse_bot_spec(bot)
     network = options.get("network", False)
+    if options.get("leaf_weight", 0.0) != 0.0:
+        return None
     return network if isinstance(network, bool) else None
 
 

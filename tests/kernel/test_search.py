@@ -72,6 +72,7 @@ def kernel_search(
     network: ValueNetwork | None = None,
     options: Mapping[str, float] | None = None,
     stop_early: bool = False,
+    leaf_weight: float = 0.0,
 ) -> SearchOutcome:
     kernel = implementation("kernel")
     merged = {**OPTIONS, **(options or {})}
@@ -87,6 +88,7 @@ def kernel_search(
         merged["temperature"],
         network,
         stop_early,
+        leaf_weight,
     )
     assert isinstance(outcome, SearchOutcome)
     return outcome
@@ -100,6 +102,7 @@ def pure_search(
     network: ValueNetwork | None = None,
     options: Mapping[str, float] | None = None,
     stop_early: bool = False,
+    leaf_weight: float = 0.0,
 ) -> SearchOutcome:
     merged = {**OPTIONS, **(options or {})}
     return search_reference.search(
@@ -114,6 +117,7 @@ def pure_search(
         temperature=merged["temperature"],
         network=network,
         stop_early=stop_early,
+        leaf_weight=leaf_weight,
     )
 
 
@@ -560,24 +564,11 @@ def test_stopping_early_finds_the_same_move_in_both_searches_sooner() -> None:
 
 
 def test_stopping_early_is_a_bool() -> None:
-    kernel = implementation("kernel")
     state = POSITIONS[0]
     with pytest.raises(InvalidArgumentError, match="stop_early"):
         SearchBot(iterations=10, stop_early=1)  # type: ignore[arg-type]  # the error under test
     with pytest.raises(InvalidArgumentError, match="stop_early"):
-        kernel.search(
-            kernel.Game.from_state(state),
-            state.current_player,
-            10,
-            None,
-            1,
-            0.1,
-            1.0,
-            0,
-            2.5,
-            None,
-            "yes",
-        )
+        kernel_search(state, state.current_player, 10, 1, stop_early="yes")  # type: ignore[arg-type]  # the error under test
     assert "stop_early=True" in repr(SearchBot(iterations=10, stop_early=True))
 
 
@@ -596,3 +587,42 @@ def test_the_default_rollouts_agree_with_and_without_the_network() -> None:
             assert found == pure_search(state, seat, 120, k, evaluator, options=options)
             compared += 1
     assert compared >= 12
+
+
+def test_the_leaf_weight_mixes_the_same_rewards_in_both_searches() -> None:
+    """leaf_weight: the kernel and the pure search agree, with the network
+    and with the heuristic, for 2 to 4 players; a weight moves the shares
+    (the leaf is evaluated) wherever the leaves are not all finished games."""
+    options = {"rollout_rounds": 2, "exploration": 0.15, "widening": 1.0}
+    compared = moved = 0
+    for k, state in enumerate(POSITIONS[::4]):
+        players = len(state.players)
+        network = load_network(players) if players in shipped_networks() else None
+        seat = state.current_player
+        for evaluator in [None] if network is None else [None, network]:
+            plain = kernel_search(state, seat, 96, k, evaluator, options=options)
+            for weight in (0.5, 1.0):
+                found = kernel_search(state, seat, 96, k, evaluator, options, leaf_weight=weight)
+                assert found == pure_search(
+                    state, seat, 96, k, evaluator, options, leaf_weight=weight
+                )
+                compared += 1
+                moved += found.win != plain.win
+    assert compared >= 10
+    assert moved >= compared - 1
+
+
+def test_the_leaf_weight_is_checked() -> None:
+    state = POSITIONS[0]
+    for bad in (-0.1, 1.5, "0.5", True, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="leaf_weight"):
+            SearchBot(iterations=10, leaf_weight=bad)  # type: ignore[arg-type]  # the error under test
+        with pytest.raises(InvalidArgumentError, match="leaf_weight"):
+            kernel_search(state, state.current_player, 10, 1, leaf_weight=bad)  # type: ignore[arg-type]  # the error under test
+    bot = SearchBot(iterations=10, leaf_weight=1)
+    assert bot.leaf_weight == 1.0
+    assert "leaf_weight=0.5" in repr(SearchBot(iterations=10, leaf_weight=0.5))
+    assert "leaf_weight" not in repr(SearchBot(iterations=10))
+    spec = load_bot("search:iterations=10,leaf_weight=0.5")
+    assert isinstance(spec, SearchBot)
+    assert spec.leaf_weight == 0.5

@@ -118,6 +118,7 @@ def search(
     temperature: float,
     network: ValueNetwork | None = None,
     stop_early: bool = False,
+    leaf_weight: float = 0.0,
     /,
 ) -> SearchOutcome: ...
 def _search_parts(game: Game, /) -> tuple[list[float], list[float], int]: ...

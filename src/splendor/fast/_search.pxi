@@ -702,7 +702,7 @@ cdef bint s_decided(const STree* tree, int32_t root_n, int64_t remaining) noexce
 
 
 def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_,
-           rollout_rounds_, temperature_, network=None, stop_early=False):
+           rollout_rounds_, temperature_, network=None, stop_early=False, leaf_weight_=0.0):
     """Search from game (see splendor.fast.search_reference.search); ``network``
     is a splendor.fast.network.ValueNetwork for the game's players, or None.
 
@@ -727,8 +727,10 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     cdef double* values = NULL
     cdef double* shares = NULL
     cdef double rewards[4]
+    cdef double leaf_rewards[4]
+    cdef double leaf_weight
     cdef double value, best_value, deadline = 0.0
-    cdef bint timed = seconds is not None, failed = False, early
+    cdef bint timed = seconds is not None, failed = False, early, mixed
     cdef int64_t done = 0, stop, depth, chunk_end
     cdef Py_ssize_t j, n, cap = 1024, path_cap = 1024
     cdef int32_t* grown_path
@@ -767,6 +769,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     exploration = _s_positive("exploration", exploration_)
     widening = _s_positive("widening", widening_)
     temperature = _s_positive("temperature", temperature_)
+    if type(leaf_weight_) is not float or not 0.0 <= leaf_weight_ <= 1.0:
+        raise InvalidArgumentError(f"leaf_weight must be a float from 0 to 1, got {leaf_weight_!r}")
+    leaf_weight = leaf_weight_
     if seconds is not None:
         seconds = _s_positive("seconds", seconds)
     net.row = NULL
@@ -965,6 +970,12 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
                         play(&s, &moves[chosen])
                     if failed:
                         break
+                    mixed = leaf_weight > 0.0 and not s.winners
+                    if mixed:
+                        if use_net:
+                            s_network(&s, &net, leaf_rewards)
+                        else:
+                            s_evaluate(&s, temperature, leaf_rewards)
                     # Roll out to the end of the round, then rollout_rounds more.
                     stop = (s.turn // players + 1 + rollout_rounds) * players
                     if s.turn % players == 0:
@@ -982,6 +993,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
                         s_network(&s, &net, rewards)
                     else:
                         s_evaluate(&s, temperature, rewards)
+                    if mixed:
+                        for i in range(players):
+                            rewards[i] = leaf_weight * leaf_rewards[i] + (1.0 - leaf_weight) * rewards[i]
                     for i in range(depth + 1):
                         node = path[i]
                         tree.nodes[node].visits += 1

@@ -64,6 +64,7 @@ _DEFAULTS: Final[dict[str, object]] = {
     "temperature": 2.5,
     "network": False,
     "stop_early": False,
+    "leaf_weight": 0.0,
 }
 
 
@@ -118,12 +119,19 @@ class SearchBot:
             no other root move could overtake the most visited one in the
             iterations left of ``iterations``: it plays the same move as
             without, sooner, but its analysis has fewer iterations behind it.
+        leaf_weight: how much of an iteration's reward comes from the
+            evaluation of its leaf (the position just after the move that
+            added a node to the tree, when the game is not over there), 0 to
+            1; the rest comes from the evaluation at the end of the rollout.
+            0 (the default) evaluates only the rollout's end; a weight above
+            0 costs one more evaluation per iteration.
 
     Raises:
         InvalidArgumentError: for a budget that is not a positive number
             (or an iteration budget over
             :data:`~splendor.fast.search_reference.MAX_ITERATIONS`), a seed
-            that is not an int, or an option out of range.
+            that is not an int, or an option out of range (``leaf_weight``
+            a number from 0 to 1).
 
     >>> SearchBot(iterations=1000, seed=2)
     SearchBot(iterations=1000, seed=2)
@@ -148,6 +156,7 @@ class SearchBot:
         temperature: float = 2.5,
         network: bool | ValueNetwork | str | os.PathLike[str] = False,
         stop_early: bool = False,
+        leaf_weight: float = 0.0,
     ) -> None:
         if iterations is not None and (
             type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS
@@ -177,6 +186,10 @@ class SearchBot:
             )
         if type(stop_early) is not bool:
             raise InvalidArgumentError(f"stop_early must be True or False, got {stop_early!r}")
+        if type(leaf_weight) not in (int, float) or not 0 <= leaf_weight <= 1:
+            raise InvalidArgumentError(
+                f"leaf_weight must be a number from 0 to 1, got {leaf_weight!r}"
+            )
         if iterations is None and seconds is None:
             iterations = 5000
         self.iterations: Final = iterations
@@ -188,6 +201,7 @@ class SearchBot:
         self.temperature: Final = _positive("temperature", temperature)
         self.network: Final = network
         self.stop_early: Final = stop_early
+        self.leaf_weight: Final = float(leaf_weight)
         #: The number of iterations the last search ran.
         self.last_iterations = 0
         # The networks read from the file ``network`` names, by player count.
@@ -325,6 +339,7 @@ class SearchBot:
                 self.temperature,
                 network,
                 self.stop_early,
+                self.leaf_weight,
             )
         else:
             outcome = search_reference.search(
@@ -339,6 +354,7 @@ class SearchBot:
                 temperature=self.temperature,
                 network=network,
                 stop_early=self.stop_early,
+                leaf_weight=self.leaf_weight,
             )
         self.last_iterations = outcome.iterations
         return outcome

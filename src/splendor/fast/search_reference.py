@@ -358,6 +358,7 @@ def search(
     temperature: float,
     network: ValueNetwork | None = None,
     stop_early: bool = False,
+    leaf_weight: float = 0.0,
 ) -> SearchOutcome:
     """Search from ``template``, a state ``seat`` (to move) cannot tell from its game.
 
@@ -370,7 +371,11 @@ def search(
     comes first; the arguments are checked by the caller. With
     ``stop_early``, it also stops, at the same checks as the clock's, once
     no other root move could overtake the most visited one in the
-    iterations left (``_decided``): the same move, sooner.
+    iterations left (``_decided``): the same move, sooner. With a
+    ``leaf_weight`` above 0, the rewards of an iteration whose leaf (the
+    position after the new node's move) is unfinished are ``leaf_weight``
+    times the leaf's evaluation plus ``1 - leaf_weight`` times that of the
+    rollout's end.
     """
     rng = SplitMix64(seed)
     dealer = _Dealer(template, seat)
@@ -429,6 +434,8 @@ def search(
             node = best
             path.append(node)
             state = apply(state, best.action)
+        mixed = leaf_weight > 0.0 and not state.winners
+        leaf = _evaluate(state, temperature, network) if mixed else []
         # Roll out to the end of the round, then rollout_rounds more.
         stop = (state.turn // players + 1 + rollout_rounds) * players
         if state.turn % players == 0:
@@ -437,6 +444,10 @@ def search(
             listed = legal_actions(state)
             state = apply(state, listed[_rollout_pick(state, listed, rng)])
         rewards = _evaluate(state, temperature, network)
+        if mixed:
+            rewards = [
+                leaf_weight * leaf[k] + (1.0 - leaf_weight) * rewards[k] for k in range(players)
+            ]
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
