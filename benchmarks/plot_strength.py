@@ -11,7 +11,8 @@ players), and draws:
   players, against its CPU time per move (a log scale), one point per bot
   setting with its 95% interval, the settings with the value network
   (``network=true`` in the spec) and those without as two lines (a
-  search with a network file of its own is left out);
+  search with a network file of its own, or with ``leaf_weight``, is left
+  out);
 - ``--bars OUT``: one bar per labelled group (a ``bar`` in a tally, or
   ``--label``), its share against the fair share.
 

@@ -589,27 +589,64 @@ def test_the_default_rollouts_agree_with_and_without_the_network() -> None:
     assert compared >= 12
 
 
+def ending_positions() -> Iterator[GameState]:
+    """Unfinished positions one and three moves before the end of greedy
+    games of 2 to 4 players, where many of a search's leaves are finished."""
+    for players in (2, 3, 4):
+        record = splendor.play_game([splendor.GreedyBot() for _ in range(players)], seed=players)
+        for back in (2, 4):
+            yield record.state_at(-back)
+
+
 def test_the_leaf_weight_mixes_the_same_rewards_in_both_searches() -> None:
     """leaf_weight: the kernel and the pure search agree, with the network
-    and with the heuristic, for 2 to 4 players; a weight moves the shares
-    (the leaf is evaluated) wherever the leaves are not all finished games."""
+    and with the heuristic, for 2 to 4 players, in the middle and at the end
+    of games (where leaves are finished games, scored by their result
+    alone), at weights that are and are not powers of two (so that the order
+    of the operations counts); a weight moves the shares (the leaf is
+    evaluated) in the middle of games."""
     options = {"rollout_rounds": 2, "exploration": 0.15, "widening": 1.0}
-    compared = moved = 0
-    for k, state in enumerate(POSITIONS[::4]):
+    middle = [state for state in POSITIONS if state.turn > 0][::3]
+    ending = list(ending_positions())
+    assert all(not state.is_over for state in ending)
+    compared = moved = in_middle = 0
+    for k, state in enumerate(middle + ending):
         players = len(state.players)
         network = load_network(players) if players in shipped_networks() else None
         seat = state.current_player
         for evaluator in [None] if network is None else [None, network]:
             plain = kernel_search(state, seat, 96, k, evaluator, options=options)
-            for weight in (0.5, 1.0):
+            for weight in (0.3, 0.5, 1.0):
                 found = kernel_search(state, seat, 96, k, evaluator, options, leaf_weight=weight)
                 assert found == pure_search(
                     state, seat, 96, k, evaluator, options, leaf_weight=weight
                 )
                 compared += 1
-                moved += found.win != plain.win
-    assert compared >= 10
-    assert moved >= compared - 1
+                if k < len(middle):
+                    in_middle += 1
+                    moved += found.win != plain.win
+    assert len(middle) >= 10
+    assert compared >= 40
+    assert moved >= in_middle - 1
+
+
+def test_the_bot_searches_with_its_leaf_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SearchBot hands leaf_weight to the kernel's search and to the pure
+    one alike: each finds what the other does, and not what the bot without
+    the weight finds."""
+    state = next(state for state in POSITIONS if state.turn > 0)
+    seen = view(state, state.current_player)
+
+    def searched(weight: float) -> SearchOutcome:
+        bot = SearchBot(iterations=200, seed=5, network=True, leaf_weight=weight)
+        return bot.search(seen, random.Random(0))
+
+    implementation("kernel")
+    compiled = {weight: searched(weight) for weight in (0.0, 0.3)}
+    monkeypatch.setattr(search_module, "_kernel_search", None)
+    pure = {weight: searched(weight) for weight in (0.0, 0.3)}
+    assert compiled == pure
+    assert compiled[0.3].win != compiled[0.0].win
 
 
 def test_the_leaf_weight_is_checked() -> None:
@@ -621,6 +658,9 @@ def test_the_leaf_weight_is_checked() -> None:
             kernel_search(state, state.current_player, 10, 1, leaf_weight=bad)  # type: ignore[arg-type]  # the error under test
     bot = SearchBot(iterations=10, leaf_weight=1)
     assert bot.leaf_weight == 1.0
+    for good in (0, 1):  # an int is a number from 0 to 1, for the kernel too
+        found = kernel_search(state, state.current_player, 10, 1, leaf_weight=good)
+        assert found == kernel_search(state, state.current_player, 10, 1, leaf_weight=float(good))
     assert "leaf_weight=0.5" in repr(SearchBot(iterations=10, leaf_weight=0.5))
     assert "leaf_weight" not in repr(SearchBot(iterations=10))
     spec = load_bot("search:iterations=10,leaf_weight=0.5")

@@ -769,9 +769,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     exploration = _s_positive("exploration", exploration_)
     widening = _s_positive("widening", widening_)
     temperature = _s_positive("temperature", temperature_)
-    if type(leaf_weight_) is not float or not 0.0 <= leaf_weight_ <= 1.0:
-        raise InvalidArgumentError(f"leaf_weight must be a float from 0 to 1, got {leaf_weight_!r}")
-    leaf_weight = leaf_weight_
+    if type(leaf_weight_) not in (int, float) or not 0.0 <= leaf_weight_ <= 1.0:
+        raise InvalidArgumentError(f"leaf_weight must be a number from 0 to 1, got {leaf_weight_!r}")
+    leaf_weight = float(leaf_weight_)
     if seconds is not None:
         seconds = _s_positive("seconds", seconds)
     net.row = NULL

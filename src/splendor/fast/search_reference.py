@@ -28,7 +28,11 @@ The search, one iteration after another from the seat's view:
    an unfinished one turns :func:`score` per player into shares of 1 by a
    softmax at ``temperature`` points, or asks a value network
    (:mod:`splendor.fast.network`) for each seat's chance of winning, from
-   the view of the seat to move;
+   the view of the seat to move; with ``leaf_weight`` above 0 the leaf
+   (the position after the new node's move) is evaluated too, before the
+   rollout, and each reward is ``leaf_weight`` times the leaf's plus
+   ``1 - leaf_weight`` times the rollout's end's (a leaf where the game is
+   over is scored by its result alone);
 5. **back up** each player's share to the moves that player chose.
 
 The move played is the root move visited most (ties to the better mean,
