@@ -222,6 +222,17 @@ def train(session: nox.Session) -> None:
     session.run("python", "training/train_value.py", *session.posargs)
 
 
+@nox.session(default=False, name="train-policy")
+def train_policy(session: nox.Session) -> None:
+    """Train the policy network of splendor.fast.network and write its weights file.
+
+    Resumes from its state in ``.train/policy-2p/`` (data, checkpoint, log);
+    arguments go to ``training/train_policy.py`` (``-- --help``).
+    """
+    install_project(session, "rl", *group("train"))
+    session.run("python", "training/train_policy.py", *session.posargs)
+
+
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Random playouts through the public API: steps/s, games/s, turns, branching."""

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from splendor.core.actions import Action
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
-from splendor.fast.network import ValueNetwork
+from splendor.fast.network import PolicyNetwork, ValueNetwork
 from splendor.fast.reference import Playouts
 from splendor.fast.search_reference import SearchOutcome
 
@@ -119,9 +119,11 @@ def search(
     network: ValueNetwork | None = None,
     stop_early: bool = False,
     leaf_weight: float = 0.0,
+    policy: PolicyNetwork | None = None,
     /,
 ) -> SearchOutcome: ...
 def _search_parts(game: Game, /) -> tuple[list[float], list[float], int]: ...
+def _policy_parts(game: Game, policy: PolicyNetwork, /) -> tuple[list[float], list[float]]: ...
 def _dense_path() -> int: ...
 def _dense(
     values: Sequence[float], weights: Sequence[float], biases: Sequence[float], path: int, /

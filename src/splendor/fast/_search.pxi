@@ -13,6 +13,8 @@ from libc.stdlib cimport calloc
 from time import perf_counter as _perf_counter
 
 from splendor.fast import search_reference as _search_reference
+from splendor.fast.network import MOVE_FEATURES as _MOVE_FEATURES
+from splendor.fast.network import PolicyNetwork as _PolicyNetwork
 from splendor.fast.network import ValueNetwork as _ValueNetwork
 from splendor.fast.search_reference import SearchOutcome
 
@@ -36,6 +38,7 @@ ctypedef struct SNode:
     int32_t child  # the newest child, -1 for none
     int32_t sibling  # the next older sibling, -1 for none
     int32_t hint  # where move stood in the listing when last met
+    int32_t g  # where the policy's state part for this node starts in the pool, -1 for none
     int8_t player
 
 ctypedef struct STree:
@@ -74,6 +77,7 @@ cdef inline int32_t s_new(STree* t, const Move* m, int player) noexcept nogil:
     node.child = -1
     node.sibling = -1
     node.hint = 0
+    node.g = -1
     node.player = player
     t.n += 1
     return t.n - 1
@@ -472,6 +476,129 @@ cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
         rewards[(seat + k) % n] = nxt[k] / total
 
 
+ctypedef struct SPol:
+    # A move policy (splendor.fast.network.PolicyNetwork): a hidden layer over
+    # the observation row, then one weight per move feature (the state part,
+    # kept per node in pool as float32, policy_state's rounding).
+    int inputs
+    int hidden
+    int feats
+    const float* w1
+    const float* b1
+    const float* w2
+    const float* b2
+    float* row
+    Py_ssize_t row_size
+    int slots
+    int shown
+    double* a
+    double* h
+    double* out
+    double* g  # the state part in use, as doubles
+    int* nz
+    float* pool
+    int64_t n_pool  # slots used
+    int64_t cap_pool  # slots allocated
+
+
+cdef int64_t s_policy_state(const KState* s, SPol* p) noexcept nogil:
+    """network.policy_state for the seat to move in s, kept in a new slot of
+    the pool; returns the slot, or -1 when memory ran out."""
+    cdef int i
+    cdef float* grown
+    cdef int64_t at
+    if p.n_pool == p.cap_pool:
+        grown = <float*>realloc(p.pool, 2 * p.cap_pool * p.feats * sizeof(float))
+        if grown == NULL:
+            return -1
+        p.pool = grown
+        p.cap_pool *= 2
+    write_observation(s, s.current, NULL, 0, p.row, p.row_size, p.slots, p.shown)
+    for i in range(p.inputs):
+        p.a[i] = p.row[i]
+    for i in range(p.hidden):
+        p.h[i] = p.b1[i]
+    splendor_dense(p.a, p.inputs, p.w1, p.hidden, p.h, p.nz, S_DENSE)
+    for i in range(p.hidden):
+        if not p.h[i] > 0.0:
+            p.h[i] = 0.0
+    for i in range(p.feats):
+        p.out[i] = p.b2[i]
+    splendor_dense(p.h, p.hidden, p.w2, p.feats, p.out, p.nz, S_DENSE)
+    at = p.n_pool * p.feats
+    for i in range(p.feats):
+        p.pool[at + i] = <float>p.out[i]
+    p.n_pool += 1
+    return p.n_pool - 1
+
+
+cdef inline const double* s_policy_load(SPol* p, int64_t slot) noexcept nogil:
+    """The state part kept in ``slot``, as doubles (in p.g)."""
+    cdef int i
+    cdef int64_t at = slot * p.feats
+    for i in range(p.feats):
+        p.g[i] = p.pool[at + i]
+    return p.g
+
+
+cdef double s_policy_score(const Move* m, const SAims* a, const double* g) noexcept nogil:
+    """search_reference.policy_score: the move's features times the state
+    part ``g``, feature by feature in order, the features that are 0 left out."""
+    cdef double v = 0.0, prior
+    cdef int c, card, total, top
+    if m.kind == K_BUY or m.kind == K_RESERVE:
+        card = m.card
+        v += g[0] if m.kind == K_BUY else g[2]
+        if C_POINTS[card]:
+            v += C_POINTS[card] * g[5]
+        v += g[5 + C_TIER[card]]
+        v += g[9 + C_BONUS[card]]
+        if m.kind == K_BUY:
+            if m.src >= 12:
+                v += g[14]
+            for c in range(6):
+                if m.tok[c]:
+                    v += m.tok[c] * g[15 + c]
+    elif m.kind == K_TAKE:
+        v += g[1]
+        total = 0
+        top = 0
+        for c in range(5):
+            if m.tok[c]:
+                v += m.tok[c] * g[21 + c]
+                total += m.tok[c]
+                if m.tok[c] > top:
+                    top = m.tok[c]
+        if top == 2:
+            v += g[26]
+        if total:
+            v += total * g[27]
+    elif m.kind == K_BLIND:
+        v += g[3]
+        v += g[5 + m.card]
+    else:
+        v += g[4]
+    total = m.ret[0] + m.ret[1] + m.ret[2] + m.ret[3] + m.ret[4] + m.ret[5]
+    if total:
+        v += total * g[28]
+    if m.ret[5]:
+        v += m.ret[5] * g[29]
+    if m.noble:
+        v += g[30]
+    prior = s_prior(m, a)
+    if prior != 0.0:
+        v += (prior / 10.0) * g[31]
+    if m.kind == K_BUY or m.kind == K_RESERVE:
+        total = hsum_bytes(C_COST_BYTES[m.card])
+        if total:
+            v += (total / 5.0) * g[32]
+    if m.kind == K_BUY:
+        total = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4] + m.tok[5]
+        if total:
+            v += total * g[33]
+    return v
+
+
 cdef void s_evaluate(const KState* s, double temperature, double* rewards) noexcept nogil:
     """search_reference._evaluate."""
     cdef int i, n = s.n_players, winners = 0
@@ -622,14 +749,19 @@ cdef inline void s_deal(KState* s, const SDeal* d, uint64_t* x) noexcept nogil:
         memcpy(&s.cards[d.deck_pos[tier]], &pool[k], n - k)
 
 
-cdef int s_rank(const Move* moves, Py_ssize_t n, const SAims* a, double* values, int32_t* order, int width) noexcept nogil:
-    """search_reference._ranked: the first ``width`` of the moves by prior,
-    ties in the listing's order, into order; returns how many."""
+cdef int s_rank(const Move* moves, Py_ssize_t n, const SAims* a, const double* g, double* values, int32_t* order, int width) noexcept nogil:
+    """search_reference._ranked: the first ``width`` of the moves by prior (by
+    the policy with its state part ``g`` unless NULL), ties in the listing's
+    order, into order; returns how many."""
     cdef Py_ssize_t i, j, best
     cdef double v
     cdef int k
-    for i in range(n):
-        values[i] = s_prior(&moves[i], a)
+    if g != NULL:
+        for i in range(n):
+            values[i] = s_policy_score(&moves[i], a, g)
+    else:
+        for i in range(n):
+            values[i] = s_prior(&moves[i], a)
     if width < 8 and width < n:
         # A few of many: pick the best, then the next best, ...
         for k in range(width):
@@ -702,7 +834,8 @@ cdef bint s_decided(const STree* tree, int32_t root_n, int64_t remaining) noexce
 
 
 def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_,
-           rollout_rounds_, temperature_, network=None, stop_early=False, leaf_weight_=0.0):
+           rollout_rounds_, temperature_, network=None, stop_early=False, leaf_weight_=0.0,
+           policy=None):
     """Search from game (see splendor.fast.search_reference.search); ``network``
     is a splendor.fast.network.ValueNetwork for the game's players, or None.
 
@@ -740,6 +873,11 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     cdef int32_t* root_order = NULL
     cdef SNet net
     cdef bint use_net = network is not None
+    cdef SPol pol
+    cdef bint use_pol = policy is not None
+    cdef const unsigned char[::1] pol_payload
+    cdef const double* g = NULL
+    cdef int64_t g_at
     cdef const unsigned char[::1] payload
     cdef Py_ssize_t offset, widest
     cdef int layer
@@ -828,6 +966,49 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
             free(net.z)
             free(net.nz)
             raise MemoryError()
+    pol.row = NULL
+    pol.a = NULL
+    pol.h = NULL
+    pol.nz = NULL
+    pol.out = NULL
+    pol.g = NULL
+    pol.pool = NULL
+    if use_pol:
+        pol.inputs, pol.hidden, pol.feats, pol_payload = _s_policy_parts(policy, game, players)
+        pol.out = NULL
+        pol.g = NULL
+        pol.w1 = <const float*>&pol_payload[0]
+        pol.b1 = pol.w1 + pol.inputs * pol.hidden
+        pol.w2 = pol.b1 + pol.hidden
+        pol.b2 = pol.w2 + pol.hidden * pol.feats
+        pol.slots = game._rules.reserve_limit
+        pol.shown = game._rules.nobles(players)
+        pol.row_size = observation_size(players, pol.slots, pol.shown)
+        pol.row = <float*>malloc(pol.row_size * sizeof(float))
+        pol.a = <double*>malloc(pol.inputs * sizeof(double))
+        pol.h = <double*>malloc(pol.hidden * sizeof(double))
+        pol.nz = <int*>malloc((pol.inputs + pol.hidden) * sizeof(int))
+        pol.out = <double*>malloc(pol.feats * sizeof(double))
+        pol.g = <double*>malloc(pol.feats * sizeof(double))
+        pol.cap_pool = 64
+        pol.n_pool = 0
+        pol.pool = <float*>malloc(pol.cap_pool * pol.feats * sizeof(float))
+        if (
+            pol.row == NULL or pol.a == NULL or pol.h == NULL or pol.nz == NULL
+            or pol.out == NULL or pol.g == NULL or pol.pool == NULL
+        ):
+            free(pol.row)
+            free(pol.a)
+            free(pol.h)
+            free(pol.nz)
+            free(pol.out)
+            free(pol.g)
+            free(pol.pool)
+            free(net.row)
+            free(net.a)
+            free(net.z)
+            free(net.nz)
+            raise MemoryError()
     s_prepare_deal(&origin, seat, &deal)
     buf.data = <Move*>malloc(256 * sizeof(Move))
     buf.cap = 256
@@ -853,7 +1034,12 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
             raise MemoryError()
         memcpy(root_moves, buf.data, root_n * sizeof(Move))
         s_aims(&origin, &aims)
-        s_rank(root_moves, root_n, &aims, values, root_order, root_n)
+        if use_pol:
+            g_at = s_policy_state(&origin, &pol)
+            if g_at < 0:
+                raise MemoryError()
+            g = s_policy_load(&pol, g_at)
+        s_rank(root_moves, root_n, &aims, g, values, root_order, root_n)
         shares = <double*>calloc(root_n * 4 + 4, sizeof(double))
         if shares == NULL:
             raise MemoryError()
@@ -928,7 +1114,16 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
                         if node == 0:
                             n_cand = width if width < n else <int>n
                         else:
-                            n_cand = s_rank(moves, n, &aims, values, order, width)
+                            g = NULL
+                            if use_pol:
+                                if tree.nodes[node].g < 0:
+                                    g_at = s_policy_state(&s, &pol)
+                                    if g_at < 0:
+                                        failed = True
+                                        break
+                                    tree.nodes[node].g = <int32_t>g_at
+                                g = s_policy_load(&pol, tree.nodes[node].g)
+                            n_cand = s_rank(moves, n, &aims, g, values, order, width)
                         fresh = -1
                         for i in range(n_cand):
                             if slot[ranked[i]] < 0:
@@ -1024,6 +1219,13 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
         free(net.a)
         free(net.z)
         free(net.nz)
+        free(pol.row)
+        free(pol.a)
+        free(pol.h)
+        free(pol.nz)
+        free(pol.out)
+        free(pol.g)
+        free(pol.pool)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):
@@ -1092,6 +1294,28 @@ cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const 
         free(buf.data)
 
 
+cdef int S_POLICY_FEATS = len(_MOVE_FEATURES)
+_fits(S_POLICY_FEATS == 34, "s_policy_score knows 34 move features")
+
+
+def _s_policy_parts(policy, Game game, int players):
+    """The sizes and weights of a PolicyNetwork, checked against the game:
+    (inputs, hidden, features, the float32 weights in this machine's order)."""
+    if not isinstance(policy, _PolicyNetwork):
+        raise InvalidArgumentError(f"policy must be a PolicyNetwork, got {policy!r}")
+    inputs, hidden, feats = policy.sizes
+    row = observation_size(players, game._rules.reserve_limit, game._rules.nobles(players))
+    if policy.players != players or inputs != row - 1 - 2 * A_COUNT:
+        raise InvalidArgumentError(
+            f"the policy ranks {policy.players}-player moves from {inputs} inputs, not this "
+            f"game's ({players} players, {row - 1 - 2 * A_COUNT} inputs under its rules)"
+        )
+    if feats != S_POLICY_FEATS:
+        raise InvalidArgumentError(f"a policy has {S_POLICY_FEATS} move features, not {feats!r}")
+    payload = b"".join([part.tobytes() for pair in policy.layers for part in pair])
+    return inputs, hidden, feats, payload
+
+
 def _search_parts(Game game):
     """What the search weighs in ``game``'s state: the prior of each legal move,
     each seat's heuristic score and the rollout policy's choice with a seed of
@@ -1114,4 +1338,68 @@ def _search_parts(Game game):
         pick = s_rollout_pick(&s, buf.data, buf.n, &x) if buf.n else -1
         return priors, scores, pick
     finally:
+        free(buf.data)
+
+
+def _policy_parts(Game game, policy):
+    """The policy's state part in ``game``'s state and each legal move's score
+    under it (network.policy_state and search_reference.policy_scores; for
+    the tests)."""
+    cdef MoveBuf buf
+    cdef SAims aims
+    cdef SPol pol
+    cdef KState s
+    cdef const unsigned char[::1] payload
+    cdef const double* g
+    cdef int64_t slot
+    cdef int players
+    game._made()
+    memcpy(&s, &game.s, sizeof(KState))
+    if s.winners:
+        raise InvalidArgumentError("the game is over: no move to rank")
+    players = s.n_players
+    pol.inputs, pol.hidden, pol.feats, payload = _s_policy_parts(policy, game, players)
+    pol.w1 = <const float*>&payload[0]
+    pol.b1 = pol.w1 + pol.inputs * pol.hidden
+    pol.w2 = pol.b1 + pol.hidden
+    pol.b2 = pol.w2 + pol.hidden * pol.feats
+    pol.slots = game._rules.reserve_limit
+    pol.shown = game._rules.nobles(players)
+    pol.row_size = observation_size(players, pol.slots, pol.shown)
+    pol.row = <float*>malloc(pol.row_size * sizeof(float))
+    pol.a = <double*>malloc(pol.inputs * sizeof(double))
+    pol.h = <double*>malloc(pol.hidden * sizeof(double))
+    pol.nz = <int*>malloc((pol.inputs + pol.hidden) * sizeof(int))
+    pol.out = <double*>malloc(pol.feats * sizeof(double))
+    pol.g = <double*>malloc(pol.feats * sizeof(double))
+    pol.cap_pool = 1
+    pol.n_pool = 0
+    pol.pool = <float*>malloc(pol.feats * sizeof(float))
+    buf.data = <Move*>malloc(256 * sizeof(Move))
+    buf.cap = 256
+    buf.n = 0
+    try:
+        if (
+            pol.row == NULL or pol.a == NULL or pol.h == NULL or pol.nz == NULL
+            or pol.out == NULL or pol.g == NULL or pol.pool == NULL or buf.data == NULL
+        ):
+            raise MemoryError()
+        if gen(&s, &buf) < 0:
+            raise MemoryError()
+        slot = s_policy_state(&s, &pol)
+        if slot < 0:
+            raise MemoryError()
+        g = s_policy_load(&pol, slot)
+        s_aims(&s, &aims)
+        weights = [g[i] for i in range(pol.feats)]
+        scores = [s_policy_score(&buf.data[i], &aims, g) for i in range(buf.n)]
+        return weights, scores
+    finally:
+        free(pol.row)
+        free(pol.a)
+        free(pol.h)
+        free(pol.nz)
+        free(pol.out)
+        free(pol.g)
+        free(pol.pool)
         free(buf.data)

@@ -57,17 +57,25 @@ __all__ = [
     "MAGIC",
     "MAX_HEADER",
     "MAX_PAYLOAD",
+    "MOVE_FEATURES",
     "NETWORK_FORMAT",
+    "POLICY_MAGIC",
     "Layer",
+    "PolicyNetwork",
     "ValueNetwork",
     "evaluate",
     "evaluate_batch",
     "input_size",
     "load_network",
+    "load_policy",
+    "move_features_digest",
     "network_input",
     "observation_digest",
+    "policy_state",
     "save_network",
+    "save_policy",
     "shipped_networks",
+    "shipped_policies",
 ]
 
 #: The version of the file format that :func:`save_network` writes and
@@ -75,6 +83,8 @@ __all__ = [
 NETWORK_FORMAT: Final = 1
 #: The first line of every weights file.
 MAGIC: Final = b"SPLENDOR-VALUE-NETWORK\n"
+#: The first line of every policy weights file (:func:`save_policy`).
+POLICY_MAGIC: Final = b"SPLENDOR-POLICY-NETWORK\n"
 #: The most bytes of the JSON header line, its newline included.
 MAX_HEADER: Final = 4096
 #: The most bytes of weights a file may hold (16 MiB): a larger one is refused unread.
@@ -83,6 +93,42 @@ MAX_PAYLOAD: Final = 16 * 1024 * 1024
 #: One layer: its weights, ``inputs * outputs`` values row-major (``W[i][j]`` is
 #: entry ``i * outputs + j``), and its ``outputs`` biases, all ``float32``.
 Layer: TypeAlias = "tuple[array.array[float], array.array[float]]"
+
+_COLOURS: Final = ("white", "blue", "green", "red", "black")
+
+#: The numbers a :class:`PolicyNetwork` knows a move by, in order: its kind
+#: (one of the first five is 1), for a card bought or reserved its points,
+#: tier (a reserve from a deck has its tier too) and colour, whether a buy
+#: is of a reserved card, a buy's payment per colour and gold, a take's
+#: gems per colour, whether it takes two of a colour and how many it takes,
+#: the tokens given back and the gold among them, whether a noble comes,
+#: the search's prior of the move divided by 10
+#: (:func:`splendor.fast.search_reference.priors`), a card's cost divided
+#: by 5, and a buy's tokens paid. :func:`splendor.fast.search_reference.move_features`
+#: works them out.
+MOVE_FEATURES: Final[tuple[str, ...]] = (
+    "buy",
+    "take",
+    "reserve",
+    "reserve_from_deck",
+    "pass",
+    "points",
+    "tier_1",
+    "tier_2",
+    "tier_3",
+    *(f"colour_{colour}" for colour in _COLOURS),
+    "from_reserve",
+    *(f"paid_{colour}" for colour in (*_COLOURS, "gold")),
+    *(f"taken_{colour}" for colour in _COLOURS),
+    "two_of_a_colour",
+    "taken",
+    "returned",
+    "returned_gold",
+    "noble",
+    "prior",
+    "cost",
+    "paid",
+)
 
 _FLOAT: Final = "f"
 _LITTLE: Final = sys.byteorder == "little"
@@ -191,19 +237,7 @@ class ValueNetwork:
 
     def __attrs_post_init__(self) -> None:
         _check_shape(self.players, self.sizes)
-        if len(self.layers) != len(self.sizes) - 1:
-            raise WeightsError(
-                f"{len(self.sizes)} sizes need {len(self.sizes) - 1} layers, got {len(self.layers)}"
-            )
-        for number, ((weights, biases), (inputs, outputs)) in enumerate(
-            zip(self.layers, itertools.pairwise(self.sizes), strict=False), start=1
-        ):
-            if len(weights) != inputs * outputs or len(biases) != outputs:
-                raise WeightsError(
-                    f"layer {number} is {inputs} x {outputs}: it needs "
-                    f"{inputs * outputs} weights and {outputs} biases, got "
-                    f"{len(weights)} and {len(biases)}"
-                )
+        _check_layers(self.sizes, self.layers)
 
     def payload(self) -> bytes:
         """The weights and biases as the file stores them: ``float32`` little-endian,
@@ -212,16 +246,105 @@ class ValueNetwork:
         >>> len(load_network(2).payload()) == 4 * _parameters(load_network(2).sizes)
         True
         """
-        parts = []
-        for weights, biases in self.layers:
-            for values in (weights, biases):
-                if _LITTLE:
-                    parts.append(values.tobytes())
-                else:
-                    swapped = array.array(_FLOAT, values)
-                    swapped.byteswap()
-                    parts.append(swapped.tobytes())
-        return b"".join(parts)
+        return _payload(self.layers)
+
+
+def _payload(layers: Sequence[Layer]) -> bytes:
+    """Layers as a file stores them: ``float32`` little-endian, the weights then the biases."""
+    parts = []
+    for weights, biases in layers:
+        for values in (weights, biases):
+            if _LITTLE:
+                parts.append(values.tobytes())
+            else:
+                swapped = array.array(_FLOAT, values)
+                swapped.byteswap()
+                parts.append(swapped.tobytes())
+    return b"".join(parts)
+
+
+def move_features_digest() -> str:
+    """A digest of :data:`MOVE_FEATURES`: what a policy network was trained on.
+
+    A policy weights file records it, and :func:`load_policy` refuses weights
+    made for other move features.
+
+    >>> len(move_features_digest())
+    64
+    """
+    text = json.dumps(list(MOVE_FEATURES), separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@attrs.frozen(eq=True, unsafe_hash=False)
+class PolicyNetwork:
+    """A move policy: which moves a search should try first, learned from searches.
+
+    It reads the same inputs as a :class:`ValueNetwork` (:func:`network_input`
+    of the seat to move), passes them through one hidden layer with ReLU to
+    one weight per move feature (:func:`policy_state`), and scores each legal
+    move by its :data:`MOVE_FEATURES` times those weights; higher is tried
+    sooner. :class:`~splendor.fast.search.SearchBot` with ``policy=`` ranks a
+    node's moves by it instead of by the prior alone (the prior is one of the
+    features).
+
+    Attributes:
+        players: the player count it was trained for, 2 to 4.
+        sizes: ``(inputs, hidden, len(MOVE_FEATURES))``.
+        layers: the two layers, as in :class:`ValueNetwork`.
+        metadata: free-form facts about its training.
+
+    Raises:
+        WeightsError: when the sizes and the layers do not fit together.
+
+    >>> load_policy(2).sizes[0] == input_size(2), load_policy(2).sizes[2] == len(MOVE_FEATURES)
+    (True, True)
+    """
+
+    players: int
+    sizes: tuple[int, ...] = attrs.field(converter=_sizes)
+    layers: tuple[Layer, ...] = attrs.field(converter=_layers, repr=_layers_repr)
+    metadata: Mapping[str, object] = attrs.field(factory=dict, converter=_metadata, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_policy_shape(self.players, self.sizes)
+        _check_layers(self.sizes, self.layers)
+
+    def payload(self) -> bytes:
+        """The weights and biases as the file stores them (see :meth:`ValueNetwork.payload`)."""
+        return _payload(self.layers)
+
+
+def _check_layers(sizes: Sequence[int], layers: Sequence[Layer]) -> None:
+    if len(layers) != len(sizes) - 1:
+        raise WeightsError(f"{len(sizes)} sizes need {len(sizes) - 1} layers, got {len(layers)}")
+    for number, ((weights, biases), (inputs, outputs)) in enumerate(
+        zip(layers, itertools.pairwise(sizes), strict=False), start=1
+    ):
+        if len(weights) != inputs * outputs or len(biases) != outputs:
+            raise WeightsError(
+                f"layer {number} is {inputs} x {outputs}: it needs "
+                f"{inputs * outputs} weights and {outputs} biases, got "
+                f"{len(weights)} and {len(biases)}"
+            )
+
+
+def _check_policy_shape(players: object, sizes: Sequence[object]) -> None:
+    """Refuse a player count or sizes that no policy for the published rules has."""
+    if type(players) is not int or not 2 <= players <= 4:
+        raise WeightsError(f"a policy is for 2 to 4 players, got {players!r}")
+    if len(sizes) != 3 or any(type(size) is not int or size < 1 for size in sizes):
+        raise WeightsError(f"a policy's sizes are 3 positive ints, got {list(sizes)!r}")
+    if sizes[0] != input_size(players):
+        raise WeightsError(
+            f"a policy for {players} players has {input_size(players)} inputs, "
+            f"the sizes say {sizes[0]}"
+        )
+    if sizes[2] != len(MOVE_FEATURES):
+        raise WeightsError(
+            f"a policy ends in one output per move feature, {len(MOVE_FEATURES)}, "
+            f"the sizes say {sizes[2]}"
+        )
 
 
 def _parameters(sizes: Sequence[int]) -> int:
@@ -246,8 +369,8 @@ def _check_shape(players: object, sizes: Sequence[object]) -> None:
         )
 
 
-def _header(network: ValueNetwork, payload: bytes) -> bytes:
-    header = {
+def _header(network: ValueNetwork | PolicyNetwork, payload: bytes) -> bytes:
+    header: dict[str, object] = {
         "format": NETWORK_FORMAT,
         "players": network.players,
         "sizes": list(network.sizes),
@@ -255,6 +378,8 @@ def _header(network: ValueNetwork, payload: bytes) -> bytes:
         "sha256": hashlib.sha256(payload).hexdigest(),
         "trained": dict(network.metadata),
     }
+    if isinstance(network, PolicyNetwork):
+        header["moves"] = move_features_digest()
     try:
         line = json.dumps(header, sort_keys=True, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as error:
@@ -285,12 +410,35 @@ def save_network(network: ValueNetwork, path: str | os.PathLike[str]) -> None:
     """
     if not isinstance(network, ValueNetwork):
         raise InvalidArgumentError(f"expected a ValueNetwork, got {type(network).__name__}")
+    _write(network, path, MAGIC)
+
+
+def save_policy(policy: PolicyNetwork, path: str | os.PathLike[str]) -> None:
+    """Write ``policy`` to the file ``path`` (replaced if it exists).
+
+    The file is as :func:`save_network` writes, with :data:`POLICY_MAGIC` as
+    its first line and one more header entry, ``moves`` (the
+    :func:`move_features_digest`).
+
+    Raises:
+        InvalidArgumentError: for something that is not a policy, or a path
+            that is not a ``str`` or path-like object.
+        WeightsError: as :func:`save_network` does.
+    """
+    if not isinstance(policy, PolicyNetwork):
+        raise InvalidArgumentError(f"expected a PolicyNetwork, got {type(policy).__name__}")
+    _write(policy, path, POLICY_MAGIC)
+
+
+def _write(
+    network: ValueNetwork | PolicyNetwork, path: str | os.PathLike[str], magic: bytes
+) -> None:
     _check_path(path)
     payload = network.payload()
     header = _header(network, payload)
     try:
         with open(path, "wb") as out:
-            out.write(MAGIC + header + payload)
+            out.write(magic + header + payload)
     except OSError as error:
         raise WeightsError(f"cannot write the network to {os.fspath(path)!r}: {error}") from None
 
@@ -301,10 +449,7 @@ def shipped_networks() -> tuple[int, ...]:
     >>> shipped_networks()
     (2, 3, 4)
     """
-    data = resources.files("splendor").joinpath("data")
-    return tuple(
-        players for players in (2, 3, 4) if data.joinpath(f"value-{players}p.net").is_file()
-    )
+    return _shipped("value")
 
 
 def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -> ValueNetwork:
@@ -323,22 +468,68 @@ def load_network(players: int = 2, path: str | os.PathLike[str] | None = None) -
             ``players`` and the current observation layout: the message
             says what is wrong.
     """
+    return ValueNetwork(players, *_load(players, path, MAGIC))
+
+
+def shipped_policies() -> tuple[int, ...]:
+    """The player counts the package ships a policy network for.
+
+    >>> shipped_policies()
+    (2,)
+    """
+    return _shipped("policy")
+
+
+def _shipped(stem: str) -> tuple[int, ...]:
+    """The player counts with a ``{stem}-{players}p.net`` in the package's data."""
+    data = resources.files("splendor").joinpath("data")
+    return tuple(
+        players for players in (2, 3, 4) if data.joinpath(f"{stem}-{players}p.net").is_file()
+    )
+
+
+def load_policy(players: int = 2, path: str | os.PathLike[str] | None = None) -> PolicyNetwork:
+    """Read a policy network for ``players`` from ``path``, or the one shipped with the package.
+
+    Args:
+        players: the player count the policy must be for, 2 to 4.
+        path: a file written by :func:`save_policy`; by default the
+            package's ``splendor/data/policy-{players}p.net``.
+
+    Raises:
+        InvalidArgumentError: as :func:`load_network` does.
+        WeightsError: when no policy is shipped for ``players``, the file
+            cannot be read, or it is not a sound policy file for
+            ``players``, the current observation layout and the current
+            :data:`MOVE_FEATURES`: the message says what is wrong.
+    """
+    return PolicyNetwork(players, *_load(players, path, POLICY_MAGIC))
+
+
+def _load(
+    players: object, path: str | os.PathLike[str] | None, magic: bytes
+) -> tuple[list[int], list[Layer], dict[str, object]]:
+    """The sizes, layers and metadata in the file at ``path``, or in the one
+    shipped for ``players`` (a value network's, or a policy's for
+    :data:`POLICY_MAGIC`)."""
     if type(players) is not int or not 2 <= players <= 4:
         raise InvalidArgumentError(f"Splendor is played by 2 to 4 players, got {players!r}")
     if path is None:
-        shipped = resources.files("splendor").joinpath("data", f"value-{players}p.net")
+        kind = "policy" if magic == POLICY_MAGIC else "value"
+        name = f"{kind}-{players}p.net"
+        shipped = resources.files("splendor").joinpath("data", name)
         if not shipped.is_file():
             raise WeightsError(
-                f"no value network is shipped for {players} players: "
+                f"no {kind} network is shipped for {players} players: "
                 "pass the path of a weights file"
             )
         with shipped.open("rb") as source:
-            return _read(source, players, f"the shipped value-{players}p.net")
+            return _read(source, players, f"the shipped {name}", magic)
     _check_path(path)
     where = repr(os.fspath(path))
     try:
         with open(path, "rb") as source:
-            return _read(source, players, where)
+            return _read(source, players, where, magic)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise WeightsError(f"cannot read the network {where}: {reason}") from None
@@ -350,10 +541,16 @@ def _check_path(path: object) -> None:
         raise InvalidArgumentError(f"a path must be a str or a path-like object, got {path!r}")
 
 
-def _read(source: IO[bytes], players: int, where: str) -> ValueNetwork:
-    """The network in ``source``, checked, read with bounded memory."""
-    if source.read(len(MAGIC)) != MAGIC:
-        raise WeightsError(f"{where} is not a value network: its first line is not {MAGIC!r}")
+def _read(
+    source: IO[bytes], players: int, where: str, magic: bytes
+) -> tuple[list[int], list[Layer], dict[str, object]]:
+    """The sizes, layers and metadata of the network in ``source`` (a value
+    network's, or a policy's for :data:`POLICY_MAGIC`), checked, read with
+    bounded memory."""
+    policy = magic == POLICY_MAGIC
+    kind = "policy network" if policy else "value network"
+    if source.read(len(magic)) != magic:
+        raise WeightsError(f"{where} is not a {kind}: its first line is not {magic!r}")
     line = source.readline(MAX_HEADER)
     if not line.endswith(b"\n"):
         if len(line) >= MAX_HEADER:
@@ -381,7 +578,15 @@ def _read(source: IO[bytes], players: int, where: str) -> ValueNetwork:
             f"the weights of {where} were trained for another observation layout "
             "(the digest of the layout differs): train them again"
         )
-    _check_shape(players, sizes)
+    if policy and header.get("moves") != move_features_digest():
+        raise WeightsError(
+            f"the weights of {where} were trained for other move features "
+            "(the digest of MOVE_FEATURES differs): train them again"
+        )
+    if policy:
+        _check_policy_shape(players, sizes)
+    else:
+        _check_shape(players, sizes)
     checksum = header.get("sha256")
     trained = header.get("trained", {})
     if not isinstance(checksum, str) or not isinstance(trained, dict):
@@ -410,7 +615,7 @@ def _read(source: IO[bytes], players: int, where: str) -> ValueNetwork:
         at += inputs * outputs
         layers.append((weights, values[at : at + outputs]))
         at += outputs
-    return ValueNetwork(players, tuple(sizes), tuple(layers), trained)
+    return sizes, layers, trained
 
 
 def network_input(state: GameState, seat: int) -> tuple[float, ...]:
@@ -479,22 +684,68 @@ def evaluate(network: ValueNetwork, inputs: Sequence[float]) -> tuple[float, ...
         )
     last = len(network.layers) - 1
     for number, (weights, biases) in enumerate(network.layers):
-        outputs = len(biases)
-        hidden = list(biases)
-        for i, x in enumerate(values):
-            if x != 0.0:
-                row = weights[i * outputs : (i + 1) * outputs]
-                for j in range(outputs):
-                    hidden[j] += x * row[j]
-        if number < last:
-            hidden = [h if h > 0.0 else 0.0 for h in hidden]
-        values = hidden
+        values = _dense(values, weights, biases, number < last)
     top = max(values)
     exps = [math.exp(logit - top) for logit in values]
     total = 0.0
     for e in exps:
         total += e
     return tuple(e / total for e in exps)
+
+
+def _dense(
+    values: Sequence[float], weights: array.array[float], biases: array.array[float], relu: bool
+) -> list[float]:
+    """One layer in :func:`evaluate`'s order: the biases, plus each input that
+    is not 0, in order, times its row of weights; then ReLU if ``relu``."""
+    outputs = len(biases)
+    hidden = list(biases)
+    for i, x in enumerate(values):
+        if x != 0.0:
+            row = weights[i * outputs : (i + 1) * outputs]
+            for j in range(outputs):
+                hidden[j] += x * row[j]
+    if relu:
+        hidden = [h if h > 0.0 else 0.0 for h in hidden]
+    return hidden
+
+
+def policy_state(policy: PolicyNetwork, inputs: Sequence[float]) -> tuple[float, ...]:
+    """The policy's weight of each of :data:`MOVE_FEATURES` in one position.
+
+    ``inputs`` is the :func:`network_input` row of the seat to move. The
+    hidden layer and the output are summed in :func:`evaluate`'s exact order
+    (the compiled search computes the same doubles), with ReLU on the hidden
+    layer only, and each output is then rounded to ``float32`` (as the
+    search keeps it). A move's score is the sum, feature by feature in
+    order, of each feature that is not 0 times its weight
+    (:func:`splendor.fast.search_reference.policy_scores`).
+
+    >>> import splendor
+    >>> weights = policy_state(load_policy(2), network_input(splendor.new_game(2, seed=1), 0))
+    >>> len(weights) == len(MOVE_FEATURES)
+    True
+
+    Raises:
+        InvalidArgumentError: for something that is not a policy, or inputs
+            that are not ``sizes[0]`` numbers.
+    """
+    if not isinstance(policy, PolicyNetwork):
+        raise InvalidArgumentError(f"expected a PolicyNetwork, got {type(policy).__name__}")
+    try:
+        values = [float(x) for x in inputs]
+    except (TypeError, ValueError):
+        raise InvalidArgumentError("the inputs must be a sequence of numbers") from None
+    if len(values) != policy.sizes[0]:
+        raise InvalidArgumentError(f"the policy takes {policy.sizes[0]} inputs, got {len(values)}")
+    hidden = _dense(values, *policy.layers[0], relu=True)
+    out = _dense(hidden, *policy.layers[1], relu=False)
+    return tuple(_float32(value) for value in out)
+
+
+def _float32(value: float) -> float:
+    """``value`` rounded to the nearest ``float32`` (infinite beyond its range), as C's cast is."""
+    return array.array(_FLOAT, (value,))[0]
 
 
 def evaluate_batch(network: ValueNetwork, inputs: npt.ArrayLike) -> npt.NDArray[np.float64]:

@@ -15,8 +15,9 @@ The search, one iteration after another from the seat's view:
    reserves in seat and slot order, then to the deck;
 2. **select** down one tree shared by every deal: at a node, the legal moves
    of this deal are ranked by a cheap prior (:func:`priors`; ties keep the
-   listing's order) and only the first ``max(2, ceil(widening * sqrt(visits
-   + 1)))`` of them compete (progressive widening). The first of them not
+   listing's order), or by a learned policy (:func:`policy_scores`, whose
+   features include the prior), and only the first ``max(2, ceil(widening *
+   sqrt(visits + 1)))`` of them compete (progressive widening). The first of them not
    yet in the tree is added and the descent stops; when all are there, the
    one with the best UCB1 score on the mover's mean reward (counted against
    how often it was available) is played and the descent goes on;
@@ -53,12 +54,27 @@ from splendor.core.components import Card
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
-from splendor.fast.network import ValueNetwork, evaluate, network_input
+from splendor.fast.network import (
+    MOVE_FEATURES,
+    PolicyNetwork,
+    ValueNetwork,
+    evaluate,
+    network_input,
+    policy_state,
+)
 from splendor.fast.reference import SplitMix64
 from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS, shortfall
 from splendor.players.ismcts import deal_hidden
 
-__all__ = ["MAX_ITERATIONS", "SearchOutcome", "priors", "score", "search"]
+__all__ = [
+    "MAX_ITERATIONS",
+    "SearchOutcome",
+    "move_features",
+    "policy_scores",
+    "priors",
+    "score",
+    "search",
+]
 
 #: The most rounds a rollout plays past the leaf's round.
 MAX_ROLLOUT_ROUNDS: Final = 1000
@@ -188,6 +204,76 @@ def priors(state: GameState, actions: Sequence[Action]) -> list[float]:
     return scores
 
 
+def move_features(state: GameState, actions: Sequence[Action]) -> list[tuple[float, ...]]:
+    """The :data:`~splendor.fast.network.MOVE_FEATURES` of each action of the player to move.
+
+    >>> import splendor
+    >>> from splendor.fast.network import MOVE_FEATURES
+    >>> state = splendor.new_game(2, seed=1)
+    >>> first = move_features(state, splendor.legal_actions(state))[0]
+    >>> [name for name, x in zip(MOVE_FEATURES, first) if x]
+    ['take', 'taken_white', 'taken_blue', 'taken_green', 'taken', 'prior']
+    """
+    me = state.players[state.current_player]
+    rows = []
+    for action, prior in zip(actions, priors(state, actions), strict=True):
+        f = [0.0] * len(MOVE_FEATURES)
+        if type(action) is Buy or type(action) is Reserve:
+            cost, colour, points, tier = _CARD[action.card]
+            f[0 if type(action) is Buy else 2] = 1.0
+            f[5] = float(points)
+            f[5 + tier] = 1.0
+            f[9 + colour] = 1.0
+            if type(action) is Buy:
+                if action.card in me.reserved:
+                    f[14] = 1.0
+                payment = action.payment
+                assert payment is not None  # legal_actions lists every buy with its payment
+                for c in range(6):
+                    f[15 + c] = float(payment.counts[c])
+                f[33] = float(payment.total)
+            f[32] = sum(cost) / 5.0
+        elif type(action) is Take:
+            f[1] = 1.0
+            gems = action.gems.counts
+            for c in range(5):
+                f[21 + c] = float(gems[c])
+            if max(gems[:5]) == 2:
+                f[26] = 1.0
+            f[27] = float(sum(gems[:5]))
+        elif type(action) is ReserveFromDeck:
+            f[3] = 1.0
+            f[5 + action.tier] = 1.0
+        else:
+            f[4] = 1.0
+        if isinstance(action, Take | Reserve | ReserveFromDeck):
+            back = action.returned.counts
+            f[28] = float(sum(back))
+            f[29] = float(back[5])
+        if action.noble is not None:
+            f[30] = 1.0
+        f[31] = prior / 10.0
+        rows.append(tuple(f))
+    return rows
+
+
+def policy_scores(
+    state: GameState, actions: Sequence[Action], weights: Sequence[float]
+) -> list[float]:
+    """Each action's score under a policy whose state part is ``weights``
+    (:func:`~splendor.fast.network.policy_state`): the sum, feature by
+    feature in order, of each of its :func:`move_features` that is not 0
+    times its weight. Higher is tried sooner."""
+    scores = []
+    for row in move_features(state, actions):
+        value = 0.0
+        for k, x in enumerate(row):
+            if x != 0.0:
+                value += x * weights[k]
+        scores.append(value)
+    return scores
+
+
 def score(state: GameState, seat: int) -> float:
     """A heuristic score of ``seat``'s position, in prestige points."""
     player = state.players[seat]
@@ -270,10 +356,12 @@ def _evaluate(state: GameState, temperature: float, network: ValueNetwork | None
 
 
 class _Node:
-    __slots__ = ("action", "available", "children", "player", "reward", "visits")
+    __slots__ = ("action", "available", "children", "player", "policy", "reward", "visits")
 
     def __init__(self, action: Action | None, player: int) -> None:
         self.action = action
+        # The policy's state part, from the first deal that ranked this node's moves.
+        self.policy: tuple[float, ...] | None = None
         self.player = player
         self.visits = 0
         self.available = 0
@@ -363,6 +451,7 @@ def search(
     network: ValueNetwork | None = None,
     stop_early: bool = False,
     leaf_weight: float = 0.0,
+    policy: PolicyNetwork | None = None,
 ) -> SearchOutcome:
     """Search from ``template``, a state ``seat`` (to move) cannot tell from its game.
 
@@ -379,7 +468,9 @@ def search(
     ``leaf_weight`` above 0, the rewards of an iteration whose leaf (the
     position after the new node's move) is unfinished are ``leaf_weight``
     times the leaf's evaluation plus ``1 - leaf_weight`` times that of the
-    rollout's end.
+    rollout's end. With a ``policy``, a node's moves are ranked by
+    :func:`policy_scores` instead of :func:`priors`, with the policy's state
+    part worked out from the first deal that ranks them and kept.
     """
     rng = SplitMix64(seed)
     dealer = _Dealer(template, seat)
@@ -387,6 +478,8 @@ def search(
     index_of = {action: i for i, action in enumerate(root_actions)}
     players = len(template.players)
     root = _Node(None, -1)
+    if policy is not None:
+        root.policy = policy_state(policy, network_input(template, seat))
     shares = [[0.0] * players for _ in root_actions]
     deadline = math.inf if seconds is None else time.perf_counter() + seconds
     done = 0
@@ -404,7 +497,12 @@ def search(
             if node is not root:
                 actions = legal_actions(state)
             width = max(2, math.ceil(widening * math.sqrt(node.visits + 1)))
-            candidates = _ranked(priors(state, actions), width)
+            if policy is None:
+                candidates = _ranked(priors(state, actions), width)
+            else:
+                if node.policy is None:
+                    node.policy = policy_state(policy, network_input(state, state.current_player))
+                candidates = _ranked(policy_scores(state, actions, node.policy), width)
             children = node.children
             fresh = -1
             for i in candidates:
