@@ -12,8 +12,13 @@ the ratio.
     python benchmarks/bench_search.py --rounds 3 --rollout-rounds 4 --network --skip-pure
 
 With ``--network`` the kernel's search and its pure twin evaluate with the
-shipped value network where there is one (2 and 3 players; the heuristic
-for 4), as ``SearchBot(network=True)`` does.
+shipped value network where there is one, as ``SearchBot(network=True)``
+does. With ``--policy`` the kernel's search is also run with the shipped
+policy network ranking the moves (``SearchBot(policy=True)``; 2 players,
+the prior elsewhere), in the same rounds, and the ratio of the two is
+printed: what the policy costs per iteration.
+
+    python benchmarks/bench_search.py --rounds 5 --rollout-rounds 4 --network --policy --skip-pure
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rollout-rounds", type=int, default=0)
     parser.add_argument("--skip-pure", action="store_true", help="leave the pure twin out")
     parser.add_argument("--network", action="store_true", help="search with the value network")
+    parser.add_argument("--policy", action="store_true", help="the kernel with the policy too")
     args = parser.parse_args(argv)
     if not COMPILED:
         print("the kernel is not compiled", file=sys.stderr)
@@ -66,6 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def kernel(seen: PlayerView) -> int:
         bot = SearchBot(iterations=20_000, seed=1, rollout_rounds=rollout_rounds, network=network)
+        return bot.search(seen, random.Random(0)).iterations
+
+    def kernel_policy(seen: PlayerView) -> int:
+        bot = SearchBot(
+            iterations=20_000, seed=1, rollout_rounds=rollout_rounds, network=network, policy=True
+        )
         return bot.search(seen, random.Random(0)).iterations
 
     def pure(seen: PlayerView) -> int:
@@ -83,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bot.last_iterations
 
     searches: dict[str, Callable[[PlayerView], int]] = {"kernel": kernel, "ismcts": ismcts}
+    if args.policy:
+        searches["kernel+policy"] = kernel_policy
     if not args.skip_pure:
         searches["pure"] = pure
     for players in (2, 3, 4):
@@ -94,10 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         medians = {name: statistics.median(values) for name, values in rates.items()}
         line = ", ".join(f"{name} {value:,.0f}" for name, value in medians.items())
         ratio = medians["kernel"] / medians["ismcts"]
+        extra = ""
+        if args.policy:
+            extra = f"; kernel+policy/kernel {medians['kernel+policy'] / medians['kernel']:.3f}"
         print(
             f"{players}p, {len(views)} positions, rollout_rounds={rollout_rounds}, "
             f"network={network}: "
-            f"iterations per CPU second: {line}; kernel/ismcts {ratio:.1f}",
+            f"iterations per CPU second: {line}; kernel/ismcts {ratio:.1f}{extra}",
             flush=True,
         )
     return 0

@@ -232,11 +232,16 @@ def train(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return optax.apply_updates(params, updates), state, value
 
     checkpoint_path = folder / "checkpoint.pkl"
+    checkpoint: dict[str, Any] = {}
     if checkpoint_path.exists():
         with checkpoint_path.open("rb") as source:
-            checkpoint: dict[str, Any] = pickle.load(source)
-        print(f"resuming after epoch {checkpoint['epoch']}", flush=True)
-    else:
+            checkpoint = pickle.load(source)
+        if checkpoint.get("training_turns") == training.turns:
+            print(f"resuming after epoch {checkpoint['epoch']}", flush=True)
+        else:
+            print("the data changed since the checkpoint: training from the start", flush=True)
+            checkpoint = {}
+    if not checkpoint:
         k1, k2 = jax.random.split(jax.random.PRNGKey(args.seed))
         w2_bias = np.zeros(FEATURES, np.float32)
         w2_bias[PRIOR] = 3.3  # start from the prior's order
@@ -255,6 +260,7 @@ def train(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
             "best_loss": float("inf"),
             "cpu": 0.0,
             "scale": scale,
+            "training_turns": training.turns,
         }
     params, opt_state = checkpoint["params"], checkpoint["opt"]
     rng = np.random.default_rng(args.seed + checkpoint["epoch"])
@@ -309,7 +315,6 @@ def train(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         "turns": validation.turns,
     }
     checkpoint["data_cpu"] = training.cpu + sum(part.cpu for part in parts.values())
-    checkpoint["training_turns"] = training.turns
     return checkpoint
 
 
@@ -343,12 +348,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dir", default=".train", help="where the state is kept (.train/)")
     parser.add_argument("--out", help="the weights file (src/splendor/data/policy-2p.net)")
-    parser.add_argument("--deals", type=int, default=2000, help="self-play games")
+    parser.add_argument("--deals", type=int, default=933, help="self-play games (deals 0 to N-1)")
     parser.add_argument("--iterations", type=int, default=5000, help="the search's, per move")
     parser.add_argument("--sample-turns", type=int, default=8)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games (1)")
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=256, help="turns per minibatch")
     parser.add_argument("--learning-rate", type=float, default=3e-3)
     parser.add_argument("--weight-decay", type=float, default=1e-4)

@@ -227,11 +227,13 @@ class EngineCrashedError(EngineError):
 
 
 class WeightsError(SplendorError, ValueError):
-    """A value network's weights that cannot be used: a file that is not a sound
-    weights file, or one made for another player count or observation layout.
+    """A value or policy network's weights that cannot be used: a file that is
+    not a sound weights file, or one made for another player count,
+    observation layout or set of move features.
 
-    Raised by :func:`splendor.fast.network.load_network` (and the other
-    functions of :mod:`splendor.fast.network`). The message says what is
+    Raised by :func:`splendor.fast.network.load_network`,
+    :func:`~splendor.fast.network.load_policy` (and the other functions of
+    :mod:`splendor.fast.network`). The message says what is
     wrong, for example that the payload is cut short, that the weights do not
     match their checksum, or that they were trained for another observation
     layout.

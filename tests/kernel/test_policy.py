@@ -334,8 +334,8 @@ def test_a_large_search_keeps_a_state_part_per_node() -> None:
     """Enough iterations that the kernel's pool of state parts grows many times."""
     state = POSITIONS[6]
     policy = random_policy(5)
-    found = kernel_search(state, 3000, 2, policy, rollout_rounds=0)
-    assert found == pure_search(state, 3000, 2, policy, rollout_rounds=0)
+    found = kernel_search(state, 1500, 2, policy, rollout_rounds=0)
+    assert found == pure_search(state, 1500, 2, policy, rollout_rounds=0)
 
 
 def test_the_bot_takes_its_policy_from_the_package_a_file_or_an_object(tmp_path: Path) -> None:
