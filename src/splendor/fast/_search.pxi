@@ -501,6 +501,44 @@ ctypedef struct SPol:
     int64_t cap_pool  # slots allocated
 
 
+cdef bint s_policy_open(SPol* p, const unsigned char* payload, int slots, int shown,
+                        int players, int64_t cap) noexcept:
+    """Point p (its sizes set) at its weights in ``payload`` and allocate its
+    rows and a pool of ``cap`` slots; False when memory ran out (then
+    s_policy_close frees what was allocated)."""
+    p.w1 = <const float*>payload
+    p.b1 = p.w1 + p.inputs * p.hidden
+    p.w2 = p.b1 + p.hidden
+    p.b2 = p.w2 + p.hidden * p.feats
+    p.slots = slots
+    p.shown = shown
+    p.row_size = observation_size(players, slots, shown)
+    p.row = <float*>malloc(p.row_size * sizeof(float))
+    p.a = <double*>malloc(p.inputs * sizeof(double))
+    p.h = <double*>malloc(p.hidden * sizeof(double))
+    p.nz = <int*>malloc((p.inputs + p.hidden) * sizeof(int))
+    p.out = <double*>malloc(p.feats * sizeof(double))
+    p.g = <double*>malloc(p.feats * sizeof(double))
+    p.cap_pool = cap
+    p.n_pool = 0
+    p.pool = <float*>malloc(cap * p.feats * sizeof(float))
+    return not (
+        p.row == NULL or p.a == NULL or p.h == NULL or p.nz == NULL
+        or p.out == NULL or p.g == NULL or p.pool == NULL
+    )
+
+
+cdef void s_policy_close(SPol* p) noexcept nogil:
+    """Free what s_policy_open allocated (free of NULL does nothing)."""
+    free(p.row)
+    free(p.a)
+    free(p.h)
+    free(p.nz)
+    free(p.out)
+    free(p.g)
+    free(p.pool)
+
+
 cdef int64_t s_policy_state(const KState* s, SPol* p) noexcept nogil:
     """network.policy_state for the seat to move in s, kept in a new slot of
     the pool; returns the slot, or -1 when memory ran out."""
@@ -975,35 +1013,9 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     pol.pool = NULL
     if use_pol:
         pol.inputs, pol.hidden, pol.feats, pol_payload = _s_policy_parts(policy, game, players)
-        pol.out = NULL
-        pol.g = NULL
-        pol.w1 = <const float*>&pol_payload[0]
-        pol.b1 = pol.w1 + pol.inputs * pol.hidden
-        pol.w2 = pol.b1 + pol.hidden
-        pol.b2 = pol.w2 + pol.hidden * pol.feats
-        pol.slots = game._rules.reserve_limit
-        pol.shown = game._rules.nobles(players)
-        pol.row_size = observation_size(players, pol.slots, pol.shown)
-        pol.row = <float*>malloc(pol.row_size * sizeof(float))
-        pol.a = <double*>malloc(pol.inputs * sizeof(double))
-        pol.h = <double*>malloc(pol.hidden * sizeof(double))
-        pol.nz = <int*>malloc((pol.inputs + pol.hidden) * sizeof(int))
-        pol.out = <double*>malloc(pol.feats * sizeof(double))
-        pol.g = <double*>malloc(pol.feats * sizeof(double))
-        pol.cap_pool = 64
-        pol.n_pool = 0
-        pol.pool = <float*>malloc(pol.cap_pool * pol.feats * sizeof(float))
-        if (
-            pol.row == NULL or pol.a == NULL or pol.h == NULL or pol.nz == NULL
-            or pol.out == NULL or pol.g == NULL or pol.pool == NULL
-        ):
-            free(pol.row)
-            free(pol.a)
-            free(pol.h)
-            free(pol.nz)
-            free(pol.out)
-            free(pol.g)
-            free(pol.pool)
+        if not s_policy_open(&pol, &pol_payload[0], game._rules.reserve_limit,
+                             game._rules.nobles(players), players, 64):
+            s_policy_close(&pol)
             free(net.row)
             free(net.a)
             free(net.z)
@@ -1219,13 +1231,7 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
         free(net.a)
         free(net.z)
         free(net.nz)
-        free(pol.row)
-        free(pol.a)
-        free(pol.h)
-        free(pol.nz)
-        free(pol.out)
-        free(pol.g)
-        free(pol.pool)
+        s_policy_close(&pol)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):
@@ -1353,36 +1359,20 @@ def _policy_parts(Game game, policy):
     cdef const double* g
     cdef int64_t slot
     cdef int players
+    cdef bint opened
     game._made()
     memcpy(&s, &game.s, sizeof(KState))
     if s.winners:
         raise InvalidArgumentError("the game is over: no move to rank")
     players = s.n_players
     pol.inputs, pol.hidden, pol.feats, payload = _s_policy_parts(policy, game, players)
-    pol.w1 = <const float*>&payload[0]
-    pol.b1 = pol.w1 + pol.inputs * pol.hidden
-    pol.w2 = pol.b1 + pol.hidden
-    pol.b2 = pol.w2 + pol.hidden * pol.feats
-    pol.slots = game._rules.reserve_limit
-    pol.shown = game._rules.nobles(players)
-    pol.row_size = observation_size(players, pol.slots, pol.shown)
-    pol.row = <float*>malloc(pol.row_size * sizeof(float))
-    pol.a = <double*>malloc(pol.inputs * sizeof(double))
-    pol.h = <double*>malloc(pol.hidden * sizeof(double))
-    pol.nz = <int*>malloc((pol.inputs + pol.hidden) * sizeof(int))
-    pol.out = <double*>malloc(pol.feats * sizeof(double))
-    pol.g = <double*>malloc(pol.feats * sizeof(double))
-    pol.cap_pool = 1
-    pol.n_pool = 0
-    pol.pool = <float*>malloc(pol.feats * sizeof(float))
+    opened = s_policy_open(&pol, &payload[0], game._rules.reserve_limit,
+                           game._rules.nobles(players), players, 1)
     buf.data = <Move*>malloc(256 * sizeof(Move))
     buf.cap = 256
     buf.n = 0
     try:
-        if (
-            pol.row == NULL or pol.a == NULL or pol.h == NULL or pol.nz == NULL
-            or pol.out == NULL or pol.g == NULL or pol.pool == NULL or buf.data == NULL
-        ):
+        if not opened or buf.data == NULL:
             raise MemoryError()
         if gen(&s, &buf) < 0:
             raise MemoryError()
@@ -1395,11 +1385,5 @@ def _policy_parts(Game game, policy):
         scores = [s_policy_score(&buf.data[i], &aims, g) for i in range(buf.n)]
         return weights, scores
     finally:
-        free(pol.row)
-        free(pol.a)
-        free(pol.h)
-        free(pol.nz)
-        free(pol.out)
-        free(pol.g)
-        free(pol.pool)
+        s_policy_close(&pol)
         free(buf.data)
