@@ -17,9 +17,13 @@ file to play only what is missing (more deals extend the schedule: deal
 the seeds of the others' games as they were). The ratings are fitted to
 every game in the file between two of the levels as they are now.
 ``--write`` puts the measured table into
-``src/splendor/players/_level_table.py``.
+``src/splendor/players/_level_table.py``. ``--levels N`` plays only the pairs
+of the first ``N`` levels, so that a calibration made in steps can be made
+again from nothing: the first seven levels at the default deals, then the
+later ones at fewer (their games are slower) is
 
-    nice python benchmarks/levels.py --workers 2 --write
+    nice python benchmarks/levels.py --workers 2 --levels 7
+    nice python benchmarks/levels.py --workers 2 --deals 40 --far-deals 4 --write
     python benchmarks/levels.py --deals 100      # more games for the near pairs
 """
 
@@ -44,14 +48,16 @@ from splendor.fast.search import SearchBot
 from splendor.formats.record import Forfeit
 from splendor.players.bots import Bot, load_bot
 from splendor.players.ismcts import ISMCTSBot
-from splendor.players.levels import LEVELS
+from splendor.players.levels import LEVELS, Level
 
 TABLE_FILE = Path(__file__).resolve().parent.parent / "src/splendor/players/_level_table.py"
 MEASURED = re.compile(r"(# BEGIN MEASURED[^\n]*\n)(.*?)(# END MEASURED)", re.DOTALL)
 
 
 class Timed:
-    """A bot that adds up the CPU time of its bot's moves, and the searches cut short."""
+    """A bot that adds up the CPU time of its bot's moves, and the searches cut short
+    by their cap in seconds (a search that stops early because its move is
+    known, ``stop_early``, is not cut: it took less than its cap)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -61,12 +67,17 @@ class Timed:
 
     def __call__(self, view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
         started = time.process_time()
+        wall = time.perf_counter()
         action = self.bot(view, actions, rng)
+        wall = time.perf_counter() - wall
         self.cpu += time.process_time() - started
         self.moves += 1
         bot = self.bot
-        if isinstance(bot, ISMCTSBot | SearchBot) and 0 < bot.last_iterations < (
-            bot.iterations or 0
+        if (
+            isinstance(bot, ISMCTSBot | SearchBot)
+            and bot.seconds is not None
+            and wall >= bot.seconds
+            and 0 < bot.last_iterations < (bot.iterations or 0)
         ):
             self.capped += 1
         return action
@@ -112,7 +123,7 @@ def searches(spec: str) -> bool:
 
 def schedule(args: argparse.Namespace) -> list[Task]:
     """The games of the round robin, pair by pair, deal by deal, both seatings."""
-    names = [str(level.number) for level in LEVELS]
+    names = [str(level.number) for level in LEVELS[: args.levels]]
     specs = {str(level.number): level.spec for level in LEVELS}
     most = max(args.deals, args.far_deals, args.cheap_deals)
     tasks = []
@@ -195,12 +206,14 @@ def _list(value: object) -> list[object]:
     return value
 
 
-def summary(games: Sequence[dict[str, object]]) -> list[tuple[Rating, float, int, int]]:
+def summary(
+    games: Sequence[dict[str, object]], levels: Sequence[Level]
+) -> list[tuple[Rating, float, int, int]]:
     """Per level, weakest first: its rating, CPU seconds per move, moves, searches cut short."""
-    ratings = {r.name: r for r in rate([str(level.number) for level in LEVELS], results(games))}
-    cpu = [0.0] * len(LEVELS)
-    moves = [0] * len(LEVELS)
-    capped = [0] * len(LEVELS)
+    ratings = {r.name: r for r in rate([str(level.number) for level in levels], results(games))}
+    cpu = [0.0] * len(levels)
+    moves = [0] * len(levels)
+    capped = [0] * len(levels)
     for game in games:
         for seat, level in enumerate(_list(game["levels"])):
             cpu[_int(level) - 1] += float(str(_list(game["cpu"])[seat]))
@@ -208,13 +221,12 @@ def summary(games: Sequence[dict[str, object]]) -> list[tuple[Rating, float, int
             capped[_int(level) - 1] += _int(_list(game["capped"])[seat])
     return [
         (ratings[str(level.number)], cpu[i] / max(moves[i], 1), moves[i], capped[i])
-        for i, level in enumerate(LEVELS)
+        for i, level in enumerate(levels)
     ]
 
 
-def crosstable(games: Sequence[dict[str, object]]) -> str:
-    """Wins of each level (row) against each other (column), of the games they played."""
-    n = len(LEVELS)
+def crosstable(games: Sequence[dict[str, object]], n: int) -> str:
+    """Wins of each of the first ``n`` levels (row) against each other (column)."""
     won = [[0.0] * n for _ in range(n)]
     played = [[0] * n for _ in range(n)]
     for game in games:
@@ -241,10 +253,20 @@ def write_table(rows: Sequence[tuple[Rating, float, int, int]]) -> None:
         "MEASURED: Final[dict[int, tuple[str, float, float, float, float, int]]] = {\n",
     ]
     for level, (rating, cpu, _, _) in zip(LEVELS, rows, strict=True):
-        lines.append(
-            f"    {level.number}: ({json.dumps(level.spec)}, {rating.rating:.1f}, "
-            f"{rating.low:.1f}, {rating.high:.1f}, {cpu:.3g}, {rating.games}),\n"
-        )
+        values = [
+            json.dumps(level.spec),
+            f"{rating.rating:.1f}",
+            f"{rating.low:.1f}",
+            f"{rating.high:.1f}",
+            f"{cpu:.3g}",
+            str(rating.games),
+        ]
+        line = f"    {level.number}: ({', '.join(values)}),\n"
+        if len(line) > 101:  # one value a line, as the formatter lays out a long tuple
+            line = (
+                f"    {level.number}: (\n" + "".join(f"        {v},\n" for v in values) + "    ),\n"
+            )
+        lines.append(line)
     lines.append("}\n")
     text = TABLE_FILE.read_text(encoding="utf-8")
     new, count = MEASURED.subn(lambda m: m.group(1) + "".join(lines) + m.group(3), text)
@@ -265,11 +287,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint", type=Path, default=Path("benchmarks/levels.jsonl"), help="JSONL results"
     )
+    parser.add_argument(
+        "--levels",
+        type=int,
+        default=len(LEVELS),
+        help="play and rate only the pairs of the first N levels (default: all)",
+    )
     parser.add_argument("--write", action="store_true", help="write the table into the package")
     args = parser.parse_args(argv)
     for option in ("deals", "far_deals", "cheap_deals"):
         if not 1 <= getattr(args, option) < TABLE_DEALS:
             parser.error(f"--{option.replace('_', '-')} must be 1 to {TABLE_DEALS - 1}")
+    if not FIRST <= args.levels <= len(LEVELS):
+        # The first levels' games are seeded together (see FIRST).
+        parser.error(f"--levels must be {FIRST} to {len(LEVELS)}")
+    if args.write and args.levels < len(LEVELS):
+        parser.error("--write rates every level: leave out --levels")
+    levels = LEVELS[: args.levels]
     tasks = schedule(args)
     done = read_checkpoint(args.checkpoint)
     wanted = [task for task in tasks if (task[1], task[2]) not in done]
@@ -292,11 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {count}/{len(wanted)} games, {elapsed:.0f} s", flush=True)
     # Every game played between two of the levels as they are now, the
     # schedule's and any more an earlier run with more deals played.
-    current = {level.spec for level in LEVELS}
+    current = {level.spec for level in levels}
     games = [game for game in done.values() if set(map(str, _list(game["specs"]))) <= current]
-    rows = summary(games)
+    rows = summary(games, levels)
     print(f"\n{len(games)} games; ratings (Bradley-Terry, 95% intervals), CPU per move:")
-    for level, (rating, cpu, moves, capped) in zip(LEVELS, rows, strict=True):
+    for level, (rating, cpu, moves, capped) in zip(levels, rows, strict=True):
         print(
             f"  level {level.number} {level.name:<9} {rating.rating:7.1f} "
             f"({rating.low:7.1f} to {rating.high:7.1f})  {rating.games:5} games  "
@@ -305,11 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     steps = [
         (a.number, a_row[0].high < b_row[0].low)
-        for (a, a_row), (_, b_row) in itertools.pairwise(zip(LEVELS, rows, strict=True))
+        for (a, a_row), (_, b_row) in itertools.pairwise(zip(levels, rows, strict=True))
     ]
     for number, clean in steps:
         print(f"  step {number} -> {number + 1}: {'measured' if clean else 'NOT shown (overlap)'}")
-    print("\nwins of the row's level against the column's:\n" + crosstable(games))
+    print("\nwins of the row's level against the column's:\n" + crosstable(games, len(levels)))
     cpu = sum(float(str(seconds)) for game in games for seconds in _list(game["cpu"]))
     print(f"\ncalibration CPU in the bots: {cpu:.0f} s")
     if args.write:

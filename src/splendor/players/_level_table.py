@@ -101,24 +101,32 @@ SETTINGS: Final[tuple[tuple[int, str, str, str], ...]] = (
     (
         9,
         "Grandmaster",
-        "search:iterations=12000,network=true,seconds=2.0",
-        "searches 12,000 iterations a move in the compiled kernel with the value network, "
-        "the strongest",
+        "search:iterations=14000,network=true,leaf_weight=0.25,stop_early=true,policy=true,"
+        "widening=0.6,seconds=2.0",
+        "searches up to 14,000 iterations a move in the compiled kernel with the value and "
+        "policy networks, the strongest",
     ),
 )
 
 # BEGIN MEASURED (written by benchmarks/levels.py)
 # number: (spec, rating, low, high, CPU seconds per move, games)
 MEASURED: Final[dict[int, tuple[str, float, float, float, float, int]]] = {
-    1: ("random", 364.0, 289.3, 438.7, 7.15e-06, 1256),
-    2: ("greedy:randomness=0.8", 728.1, 669.3, 787.0, 2.2e-05, 1256),
-    3: ("greedy:randomness=0.5", 1183.1, 1141.8, 1224.4, 4.33e-05, 1256),
-    4: ("greedy:randomness=0.25", 1403.2, 1365.9, 1440.5, 6.02e-05, 1386),
-    5: ("greedy", 1612.3, 1576.8, 1647.8, 7.55e-05, 1516),
-    6: ("ismcts:iterations=20,seconds=1.0", 1733.2, 1693.1, 1773.3, 0.00368, 598),
-    7: ("ismcts:iterations=250,seconds=3.0", 1905.9, 1861.9, 1949.8, 0.0505, 540),
-    8: ("search:iterations=1500,seconds=1.0", 2191.1, 2121.4, 2260.8, 0.0162, 280),
-    9: ("search:iterations=12000,network=true,seconds=2.0", 2379.1, 2292.6, 2465.7, 0.222, 208),
+    1: ("random", 353.1, 278.0, 428.2, 4.5e-06, 1256),
+    2: ("greedy:randomness=0.8", 717.2, 657.9, 776.6, 1.38e-05, 1256),
+    3: ("greedy:randomness=0.5", 1172.2, 1130.2, 1214.1, 2.75e-05, 1256),
+    4: ("greedy:randomness=0.25", 1392.2, 1354.1, 1430.2, 3.97e-05, 1386),
+    5: ("greedy", 1601.6, 1565.3, 1637.8, 5.26e-05, 1516),
+    6: ("ismcts:iterations=20,seconds=1.0", 1720.6, 1679.8, 1761.4, 0.00241, 598),
+    7: ("ismcts:iterations=250,seconds=3.0", 1898.8, 1853.9, 1943.7, 0.0354, 540),
+    8: ("search:iterations=1500,seconds=1.0", 2195.3, 2122.6, 2267.9, 0.0104, 280),
+    9: (
+        "search:iterations=14000,network=true,leaf_weight=0.25,stop_early=true,policy=true,widening=0.6,seconds=2.0",
+        2449.2,
+        2353.0,
+        2545.3,
+        0.195,
+        208,
+    ),
 }
 # END MEASURED
 
