@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
+
+import alternate
 
 import splendor
 from splendor import fast
@@ -145,26 +144,9 @@ def _round(args: argparse.Namespace) -> dict[str, float]:
 
 def _against(args: argparse.Namespace) -> int:
     """Time this build and the one at ``args.against``, alternately, round by round."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(splendor.__file__)))
-    builds = {"this": here, "against": os.path.abspath(args.against)}
-    command = [sys.executable, os.path.abspath(__file__), "--json-round"]
-    command += ["--players", *map(str, args.players), "--playouts", str(args.playouts)]
-    command += ["--driven", str(args.driven), "--seed", str(args.seed)]
-    found: dict[str, list[dict[str, float]]] = {name: [] for name in builds}
-    for _ in range(args.rounds):
-        for name, path in builds.items():
-            env = {**os.environ, "PYTHONPATH": path}
-            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-            found[name].append(json.loads(out.stdout))
-    print(f"this build: {builds['this']}\nagainst: {builds['against']}")
-    print(f"medians of {args.rounds} alternated rounds, per CPU second")
-    print(f"{'measure':<28} {'against':>12} {'this':>12} {'ratio':>6}")
-    for key in found["this"][0]:
-        old = statistics.median(run[key] for run in found["against"])
-        new = statistics.median(run[key] for run in found["this"])
-        digits = ".3f" if key.endswith("us") else ",.0f"
-        print(f"{key:<28} {old:>12{digits}} {new:>12{digits}} {new / old:>6.2f}")
-    return 0
+    arguments = ["--players", *map(str, args.players), "--playouts", str(args.playouts)]
+    arguments += ["--driven", str(args.driven), "--seed", str(args.seed)]
+    return alternate.compare(__file__, arguments, args.against, args.rounds)
 
 
 def main() -> int:

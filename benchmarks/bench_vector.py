@@ -11,6 +11,12 @@ every step); then the steps with the codes drawn by the recipe ``(masks +
 rng.random(masks.shape)).argmax(axis=1)``, drawing counted. Needs
 the ``[rl]`` extra. Run ``python benchmarks/bench_vector.py --help``.
 
+``--against SRC`` compares two builds in one run (see ``alternate.py``):
+``SRC`` is the ``src`` folder of another checkout with its kernel built in
+place. Each of ``--rounds`` rounds measures ``step()`` per CPU second, with
+and without the drawing and with ``copy=False``, once in a fresh process of
+each build, alternately, and the medians are printed side by side.
+
 numpy's BLAS is held to one thread (``OPENBLAS_NUM_THREADS=1`` unless set):
 nothing here calls BLAS, and the idle spinning of its worker threads would
 otherwise be counted as this process's CPU time.
@@ -19,6 +25,7 @@ otherwise be counted as this process's CPU time.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -26,6 +33,7 @@ from collections.abc import Callable
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import alternate
 import numpy as np
 import numpy.typing as npt
 
@@ -39,7 +47,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="games in the batch")
     parser.add_argument("--steps", type=int, default=200, help="batch steps to time")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], help="player counts")
+    parser.add_argument("--against", help="the src folder of another build to compare with")
+    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds (--against)")
+    parser.add_argument("--json-round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.json_round:
+        print(json.dumps(_round(args)))
+        return
+    if args.against:
+        arguments = ["--envs", str(args.envs), "--steps", str(args.steps)]
+        arguments += ["--players", *map(str, args.players)]
+        alternate.compare(__file__, arguments, args.against, args.rounds)
+        return
     print(
         f"splendor-rules {splendor.__version__}, Python {sys.version.split()[0]}, "
         f"kernel compiled: {fast.COMPILED}"
@@ -64,6 +83,21 @@ def main(argv: list[str] | None = None) -> None:
             f"{steps / with_codes:>14,.0f} {steps / cpu_reused:>12,.0f} "
             f"{steps / with_codes_reused:>14,.0f} {steps / with_recipe:>15,.0f} {reset:>8.3f}"
         )
+
+
+def _round(args: argparse.Namespace) -> dict[str, float]:
+    """One round in this process: decision steps per CPU second by measure."""
+    found: dict[str, float] = {}
+    steps = args.steps * args.envs
+    for players in args.players:
+        env = fast.VectorEnv(args.envs, players, seed=1)
+        _, cpu, with_codes = _run(env, args.steps, fast.random_codes)
+        reused = fast.VectorEnv(args.envs, players, seed=1, copy=False)
+        _, cpu_reused, _ = _run(reused, args.steps, fast.random_codes)
+        found[f"{players} step()"] = steps / cpu
+        found[f"{players} step() + random_codes"] = steps / with_codes
+        found[f"{players} copy=False step()"] = steps / cpu_reused
+    return found
 
 
 def _recipe(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.intp]:

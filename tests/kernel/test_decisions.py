@@ -36,7 +36,7 @@ from splendor.errors import EncodingError
 from splendor.formats import encoding
 from splendor.formats.encoding import ACTION_COUNT, decode
 from splendor.rl import observation, observation_shape
-from tests.builders import cards_of, deal, with_player, with_turn
+from tests.builders import cards_of, deal, toks, with_player, with_turn
 from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, game_states
 
@@ -115,6 +115,27 @@ def test_every_decision_of_whole_games_in_the_kernel(players: int, variant: str)
     state = new_game(players, seed=players * 101, rules=VARIANTS[variant])
     # To the end (a scarce supply can end a game early, by a round of passes).
     assert _play(kernel, state, rng, turns=400) >= 10
+
+
+@pytest.mark.parametrize(
+    ("held", "limit"),
+    [
+        ("140W 40B 19G", 200),  # one colour above 127, one short of the limit
+        ("1W 140G 58R", 200),  # keeping G, R and K leaves one token to give back, not 2
+        ("130W 129B 1R", 262),  # two colours above 127, two short
+        ("70W 70B 70G 2Y", 212),  # three above 63: the capped bytes, at the limit
+        ("3W 2B 1G 1R 1K 2Y", 10),  # the usual numbers, at the limit
+    ],
+)
+def test_every_decision_with_many_tokens_near_the_limit(held: str, limit: int) -> None:
+    """Takes that give tokens back, read from the player's counts a byte per
+    colour: counts above a byte's half and up to the kernel's 255 included."""
+    kernel = implementation("kernel")
+    rules = Rules(gems_by_players=(250, 250, 250), gold_by_players=(5, 5, 5), token_limit=limit)
+    state = with_player(deal(2, seed=7, rules=rules), 0, tokens=toks(held))
+    state = with_turn(state, 0, turn=400)  # turns enough to have gathered them
+    rng = random.Random(held)
+    assert _play(kernel, state, rng, turns=60) >= 60
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

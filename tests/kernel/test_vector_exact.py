@@ -54,7 +54,31 @@ class KernelVectorEnv(VectorEnv):
 )
 def test_compiled_and_pure_give_the_same_arrays(players: int, variant: str, max_turns: int) -> None:
     implementation("kernel")  # skipped (or an error) without the kernel
-    rules = VARIANTS[variant]
+    _compare(players, VARIANTS[variant], max_turns)
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_width_of_stores_writes_the_same_arrays(level: int, players: int) -> None:
+    """The kernel writes its masks and card rows by the widest stores the
+    processor offers (2 AVX-512, 1 AVX2, 0 neither): each width it can use
+    here gives the pure core's arrays."""
+    kernel = implementation("kernel")
+    most = kernel._wide_stores()
+    if level > most:
+        pytest.skip(f"this processor offers stores of level {most} at most")
+    before = kernel._wide_stores(level)
+    try:
+        assert kernel._wide_stores() == level
+        _compare(players, VARIANTS["standard"], 1000)
+    finally:
+        kernel._wide_stores(before)
+    assert kernel._wide_stores() == before
+
+
+def _compare(players: int, rules: Rules, max_turns: int) -> None:
+    """Step the kernel's and the pure VectorEnv 250 times with the same random
+    codes and check that every array and every game is the same."""
     kernel = KernelVectorEnv(6, players, seed=players, rules=rules, max_turns=max_turns)
     pure = PureVectorEnv(6, players, seed=players, rules=rules, max_turns=max_turns)
     dealt = kernel.reset()

@@ -58,6 +58,8 @@ cdef uint8_t PART_N[32][4]
 cdef uint8_t PART_KEPT[32][4][10]
 cdef uint64_t PART_BIT[32][4][10]
 cdef uint64_t PART_ALL[32][4]
+# The bytes of the colours of a set (a bit each): 0xFF in byte c for colour c.
+cdef uint64_t COLOUR_BYTES[32]
 
 
 def _init_codes():
@@ -119,6 +121,7 @@ def _init_codes():
                 TAKE_TOK[i][c] = patterns[i][c]
     for i in range(32):
         colours = [c for c in range(5) if i >> c & 1]
+        COLOUR_BYTES[i] = sum([0xFF << (8 * colour) for colour in colours])
         FULL_TAKES[i] = 0
         for chosen in itertools.combinations(colours, min(3, len(colours))):
             FULL_TAKES[i] |= (<uint64_t>1) << TAKE_BY_KEY[sum([POW3[c] for c in chosen])]
@@ -196,7 +199,7 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     na = available(&u, avail)
     if na:
         k = na if na < 3 else 3
-        total = u.t[0] + u.t[1] + u.t[2] + u.t[3] + u.t[4] + u.t[5]
+        total = <int>s.token_limit - u.room  # the tokens the player holds
         key = 0
         for j in range(na):
             key |= 1 << avail[j]
@@ -211,11 +214,8 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
             for size in range(net + 1, k + 1):
                 extra = size - net
                 for i in range(PART_N[key][size]):
-                    used = PART_KEPT[key][size][i]
-                    chosen = 0
-                    for c in range(5):
-                        if used >> c & 1:
-                            chosen += u.t[c]
+                    # The player's tokens of the colours kept: their bytes of t_word.
+                    chosen = splendor_byte_sum(u.t_word & COLOUR_BYTES[PART_KEPT[key][size][i]])
                     if total - chosen >= extra:
                         bits[0] |= PART_BIT[key][size][i]
         n = 2 - (u.room if u.room < 2 else 2)

@@ -117,8 +117,9 @@ cdef extern from *:
     #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
         && defined(__SSE2__)
     #include <immintrin.h>
+    #define SPLENDOR_WIDE_SIMD 1
     /* The 16-float rows of ``table`` named by ``ids``, one after the other at
-       ``out``: two AVX stores a row. */
+       ``out``: two AVX stores a row (one AVX-512 store). */
     __attribute__((target("avx2")))
     static void splendor_rows_avx2(float* out, const float* table, const uint8_t* ids, int n) {
         int k;
@@ -128,25 +129,99 @@ cdef extern from *:
             _mm256_storeu_ps(out + 16 * k + 8, _mm256_loadu_ps(row + 8));
         }
     }
-    static int splendor_rows_wide(void) {
+    __attribute__((target("avx512f,avx512bw,avx512vl")))
+    static void splendor_rows_avx512(float* out, const float* table, const uint8_t* ids, int n) {
+        int k;
+        for (k = 0; k < n; k++)
+            _mm512_storeu_ps(out + 16 * k, _mm512_loadu_ps(table + 16 * (size_t)ids[k]));
+    }
+    /* The 32 bits of the code set ``bits`` (two words) from bit ``at`` (at + 32 <= 128). */
+    static inline uint32_t splendor_bits32(const uint64_t* bits, int at) {
+        int off = at & 63;
+        uint64_t word = bits[at >> 6] >> off;
+        if (off > 32)
+            word |= bits[(at >> 6) + 1] << (64 - off);
+        return (uint32_t)word;
+    }
+    /* The mask bytes of the codes 0 to ``count`` - 1 of ``bits`` at ``out``:
+       32 a store (count >= 32; the last 32 in one store over some written). */
+    __attribute__((target("avx2")))
+    static void splendor_mask_avx2(const uint64_t* bits, int8_t* out, int count) {
+        const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+        const __m256i select = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+        const __m256i ones = _mm256_set1_epi8(1);
+        int k = 0, at;
+        __m256i v;
+        for (;;) {
+            at = k + 32 <= count ? k : count - 32;
+            v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)splendor_bits32(bits, at)), spread);
+            v = _mm256_cmpeq_epi8(_mm256_and_si256(v, select), select);
+            _mm256_storeu_si256((__m256i*)(out + at), _mm256_and_si256(v, ones));
+            k = at + 32;
+            if (k >= count)
+                break;
+        }
+    }
+    /* The same, 64 codes a store with AVX-512 (any count up to 128). */
+    __attribute__((target("avx512f,avx512bw,avx512vl")))
+    static void splendor_mask_avx512(const uint64_t* bits, int8_t* out, int count) {
+        const __m512i ones = _mm512_set1_epi8(1);
+        int k = 0;
+        for (; k + 64 <= count; k += 64)
+            _mm512_storeu_si512((void*)(out + k), _mm512_maskz_mov_epi8((__mmask64)bits[k >> 6], ones));
+        if (k < count)
+            _mm512_mask_storeu_epi8((void*)(out + k), (__mmask64)(~0ULL >> (64 - (count - k))),
+                                    _mm512_maskz_mov_epi8((__mmask64)bits[k >> 6], ones));
+    }
+    /* The widest stores this processor (and its system) offers: 2 AVX-512
+       (F, BW and VL), 1 AVX2, 0 neither. */
+    static int splendor_wide_level(void) {
         __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+                && __builtin_cpu_supports("avx512vl"))
+            return 2;
+        return __builtin_cpu_supports("avx2") ? 1 : 0;
     }
     #else
-    static void splendor_rows_avx2(float* out, const float* table, const uint8_t* ids, int n) {
-        (void)out; (void)table; (void)ids; (void)n;
-    }
-    static int splendor_rows_wide(void) { return 0; }
+    #define SPLENDOR_WIDE_SIMD 0
+    static int splendor_wide_level(void) { return 0; }
     #endif
+    /* The rows as above, by the widest stores ``wide`` allows (see splendor_wide_level). */
     static inline void splendor_rows(float* out, const float* table, const uint8_t* ids, int n,
                                      int wide) {
         int k;
-        if (wide) {
+    #if SPLENDOR_WIDE_SIMD
+        if (wide == 2) {
+            splendor_rows_avx512(out, table, ids, n);
+            return;
+        }
+        if (wide == 1) {
             splendor_rows_avx2(out, table, ids, n);
             return;
         }
+    #else
+        (void)wide;
+    #endif
         for (k = 0; k < n; k++)
             memcpy(out + 16 * k, table + 16 * (size_t)ids[k], 16 * sizeof(float));
+    }
+    /* The mask bytes as above by the widest stores ``wide`` allows; 0 when
+       the caller is to write them (no wide stores, or fewer than 32 codes). */
+    static inline int splendor_mask_wide(const uint64_t* bits, int8_t* out, int count, int wide) {
+    #if SPLENDOR_WIDE_SIMD
+        if (wide == 2) {
+            splendor_mask_avx512(bits, out, count);
+            return 1;
+        }
+        if (wide == 1 && count >= 32) {
+            splendor_mask_avx2(bits, out, count);
+            return 1;
+        }
+    #else
+        (void)bits; (void)out; (void)count; (void)wide;
+    #endif
+        return 0;
     }
     """
     # The 8 bytes from ``bytes`` (all inside one object) as 8 floats at ``out``
@@ -158,20 +233,41 @@ cdef extern from *:
     void splendor_copy8(const float* row, float* out) noexcept nogil
     void splendor_copy16(const float* row, float* out) noexcept nogil
     void splendor_zero16(float* out) noexcept nogil
-    # The 16-float rows of ``table`` of the ``n`` ids at ``out``, in order
-    # (AVX2 when ``wide``, which splendor_rows_wide says is possible).
+    # The 16-float rows of ``table`` of the ``n`` ids at ``out``, in order,
+    # by the widest stores ``wide`` allows (a level of splendor_wide_level).
     void splendor_rows(float* out, const float* table, const uint8_t* ids, int n, int wide) noexcept nogil
-    int splendor_rows_wide() noexcept nogil
+    # The mask bytes of the first ``count`` codes of ``bits`` at ``out`` by
+    # wide stores: 1, or 0 when ``wide`` offers none for them.
+    int splendor_mask_wide(const uint64_t* bits, int8_t* out, int count, int wide) noexcept nogil
+    # 2 where the processor offers AVX-512 (F, BW, VL), 1 AVX2, else 0.
+    int splendor_wide_level() noexcept nogil
 
 
-# 1 where splendor_rows may use AVX2 (read once, at import).
-cdef int ROWS_WIDE = splendor_rows_wide()
+# The widest stores the rows and masks use: splendor_wide_level, read once at
+# import (a test may lower it with _wide_stores).
+cdef int WIDE = splendor_wide_level()
+# What the processor offers (the most _wide_stores allows).
+cdef int WIDE_MOST = WIDE
+
+
+def _wide_stores(level=None):
+    """The widest stores the observation rows and masks use (2 AVX-512, 1
+    AVX2, 0 neither); with ``level``, use at most that (never more than the
+    processor offers) and return the level used before. For the tests,
+    which compare every level's rows."""
+    global WIDE
+    cdef int before = WIDE
+    if level is not None:
+        WIDE = max(0, min(int(level), WIDE_MOST))
+    return before
 
 
 cdef inline void write_mask(const uint64_t* bits, int8_t* out) noexcept nogil:
     """Write the mask of the code set ``bits`` to ``out`` (A_COUNT bytes, 1 for a code in it)."""
     cdef int k, last, off
     cdef uint64_t word
+    if splendor_mask_wide(bits, out, A_COUNT, WIDE):
+        return
     for k in range(A_COUNT >> 4):
         splendor_spread16(<unsigned>(bits[k >> 2] >> (16 * (k & 3))), &out[16 * k])
     if A_COUNT & 15:
@@ -245,7 +341,7 @@ cdef int write_observation(
         row[14] = 1.0 if index == current else 0.0
         index = index + 1 if index + 1 < n else 0
     pos = OBS_HEAD + PLAYER_SIZE * n
-    splendor_rows(&out[pos], &CARD_ROW[0][0], s.board, BOARD_SLOTS, ROWS_WIDE)
+    splendor_rows(&out[pos], &CARD_ROW[0][0], s.board, BOARD_SLOTS, WIDE)
     pos += BOARD_SLOTS * CARD_SIZE
     index = seat
     for i in range(n):

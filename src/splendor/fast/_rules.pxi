@@ -352,6 +352,65 @@ cdef extern from *:
         return found;
     }
     #endif
+    /* The 8 bytes at ``p`` as a word, the first the lowest. */
+    static inline uint64_t splendor_bytes8(const uint8_t* p) {
+        uint64_t word;
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        int k;
+        word = 0;
+        for (k = 7; k >= 0; k--) word = word << 8 | p[k];
+    #else
+        memcpy(&word, p, 8);
+    #endif
+        return word;
+    }
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    /* The 8 bytes of ``word`` (the lowest first) as 8 ints at ``out``. */
+    static inline void splendor_ints8(uint64_t word, int* out) {
+        __m128i zero = _mm_setzero_si128();
+        __m128i w = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)&word), zero);
+        _mm_storeu_si128((__m128i*)out, _mm_unpacklo_epi16(w, zero));
+        _mm_storeu_si128((__m128i*)(out + 4), _mm_unpackhi_epi16(w, zero));
+    }
+    /* The sum of the 8 bytes of ``word``. */
+    static inline int splendor_byte_sum(uint64_t word) {
+        return _mm_cvtsi128_si32(
+            _mm_sad_epu8(_mm_loadl_epi64((const __m128i*)&word), _mm_setzero_si128()));
+    }
+    /* ``word``'s bytes, each capped at 3. */
+    static inline uint64_t splendor_cap3(uint64_t word) {
+        uint64_t capped;
+        _mm_storel_epi64((__m128i*)&capped,
+                         _mm_min_epu8(_mm_loadl_epi64((const __m128i*)&word), _mm_set1_epi8(3)));
+        return capped;
+    }
+    #else
+    static inline void splendor_ints8(uint64_t word, int* out) {
+        int k;
+        for (k = 0; k < 8; k++) out[k] = (int)(word >> (8 * k) & 0xFF);
+    }
+    static inline int splendor_byte_sum(uint64_t word) {
+        int k, sum = 0;
+        for (k = 0; k < 8; k++) sum += (int)(word >> (8 * k) & 0xFF);
+        return sum;
+    }
+    static inline uint64_t splendor_cap3(uint64_t word) {
+        uint64_t capped = 0, b;
+        int k;
+        for (k = 0; k < 8; k++) {
+            b = word >> (8 * k) & 0xFF;
+            capped |= (b < 3 ? b : 3) << (8 * k);
+        }
+        return capped;
+    }
+    #endif
+    /* The low 6 bytes of ``word``, each capped at 3, two bits each (byte c at
+       bit 2c): the bytes gathered by shifts, pairs first. */
+    static inline int splendor_key6(uint64_t word) {
+        uint64_t m = splendor_cap3(word & 0xFFFFFFFFFFFFULL);
+        uint64_t y = m | m >> 6;  /* bytes 2j and 2j + 1 side by side at bit 16j */
+        return (int)(((y | y >> 12) & 0xFF) | (y >> 24 & 0xF00));
+    }
     #if defined(__GNUC__) || defined(__clang__)
     #define SPLENDOR_LOWEST_BIT(x) __builtin_ctz(x)
     #define SPLENDOR_BITS(x) __builtin_popcount(x)
@@ -374,6 +433,13 @@ cdef extern from *:
     unsigned splendor_affordable(const uint8_t* board, const uint64_t* cost, uint64_t have, int gold) noexcept nogil
     # The board slots (a bit each, slot 0 the lowest) that hold a card.
     unsigned splendor_filled(const uint8_t* board) noexcept nogil
+    # The 8 bytes at ``p`` (all inside one object) as a word, the first the lowest.
+    uint64_t splendor_bytes8(const uint8_t* p) noexcept nogil
+    # The 8 bytes of ``word`` as 8 ints at ``out``; their sum.
+    void splendor_ints8(uint64_t word, int* out) noexcept nogil
+    int splendor_byte_sum(uint64_t word) noexcept nogil
+    # The sum over the low 6 bytes of ``word`` of min(byte, 3) << 2 * its place.
+    int splendor_key6(uint64_t word) noexcept nogil
     # The index of the lowest bit set in ``x`` (not 0).
     int SPLENDOR_LOWEST_BIT(unsigned x) noexcept nogil
     # How many bits ``x`` has set.
@@ -382,13 +448,14 @@ cdef extern from *:
 
 ctypedef struct Turn:
     # What the moves of the player to move depend on, read from the state once.
-    int t[6]  # the player's tokens
-    int bank[6]
-    int bonus[5]
+    int t[8]  # the player's tokens (6; 8 are written at once)
+    int bank[8]  # likewise
+    int bonus[8]  # likewise (5)
     int e[5]  # bonus + tokens, per colour
     uint64_t e_bytes  # e, a byte per colour, each capped at 127 (see shortfall)
     uint64_t bonus_bytes  # bonus, likewise
     uint64_t t_bytes  # the gem tokens, likewise
+    uint64_t t_word  # the tokens, a byte a colour (gems then gold), not capped
     int t_key  # held_key of t
     int room  # the tokens the player may take before the limit
     int gold  # the player's gold
@@ -404,24 +471,24 @@ ctypedef struct Turn:
 cdef inline void read_turn(const KState* s, Turn* u, bint nobles) noexcept nogil:
     """Fill ``u`` for the player to move in ``s`` (the nobles only if asked)."""
     cdef int p = s.current
-    cdef int c, i, held = 0, bsum = 0, missing, colour, noble
+    cdef int c, i, bsum, held, missing, colour, noble
     cdef uint64_t short
-    for c in range(6):
-        u.t[c] = s.tokens[p][c]
-        u.bank[c] = s.bank[c]
-        held += u.t[c]
-    u.gold = u.t[5]
-    u.t_key = 0
-    for c in range(6):
-        u.t_key |= (u.t[c] if u.t[c] < 3 else 3) << (2 * c)
-    u.bonus_bytes = 0
-    u.t_bytes = 0
+    # A byte a colour in one word each (gems then gold; bonuses of the gems),
+    # turned into ints, summed and keyed eight bytes at a time.
+    cdef uint64_t tokens = splendor_bytes8(&s.tokens[p][0]) & 0xFFFFFFFFFFFFULL
+    cdef uint64_t bonus = splendor_bytes8(&s.bonus[p][0]) & 0xFFFFFFFFFFULL
+    splendor_ints8(tokens, u.t)
+    splendor_ints8(splendor_bytes8(s.bank) & 0xFFFFFFFFFFFFULL, u.bank)
+    splendor_ints8(bonus, u.bonus)
     for c in range(5):
-        u.bonus[c] = s.bonus[p][c]
-        bsum += u.bonus[c]
         u.e[c] = u.bonus[c] + u.t[c]
-        u.bonus_bytes |= (<uint64_t>s.bonus[p][c]) << (8 * c)
-        u.t_bytes |= (<uint64_t>s.tokens[p][c]) << (8 * c)
+    held = splendor_byte_sum(tokens)
+    bsum = splendor_byte_sum(bonus)
+    u.gold = u.t[5]
+    u.t_key = splendor_key6(tokens)
+    u.bonus_bytes = bonus
+    u.t_bytes = tokens & 0xFFFFFFFFFFULL
+    u.t_word = tokens
     if (u.bonus_bytes | u.t_bytes) & 0xC0C0C0C0C0ULL:
         # A count of 64 or more (house rules): each byte capped at 127.
         u.e_bytes = 0
