@@ -8,6 +8,8 @@ errors from both and changes nothing.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numpy")
@@ -71,6 +73,19 @@ def test_every_width_of_stores_writes_the_same_arrays(level: int, players: int) 
     try:
         assert kernel._wide_stores() == level
         _compare(players, VARIANTS["standard"], 1000)
+        # Every byte of a mask is written: a buffer full of 7s gets 0s and 1s.
+        game = kernel.Game.new(players, seed=level)
+        rng = random.Random(level)
+        for _ in range(500):
+            legal = game.legal_codes()
+            if not legal:
+                break
+            mask = np.full(ACTION_COUNT, 7, dtype=np.int8)
+            game.mask_into(mask)
+            expected = np.zeros(ACTION_COUNT, dtype=np.int8)
+            expected[list(legal)] = 1
+            np.testing.assert_array_equal(mask, expected)
+            game.play_code(legal[rng.randrange(len(legal))])
     finally:
         kernel._wide_stores(before)
     assert kernel._wide_stores() == before

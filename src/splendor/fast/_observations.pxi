@@ -119,7 +119,7 @@ cdef extern from *:
     #include <immintrin.h>
     #define SPLENDOR_WIDE_SIMD 1
     /* The 16-float rows of ``table`` named by ``ids``, one after the other at
-       ``out``: two AVX stores a row (one AVX-512 store). */
+       ``out``: two AVX stores a row. */
     __attribute__((target("avx2")))
     static void splendor_rows_avx2(float* out, const float* table, const uint8_t* ids, int n) {
         int k;
@@ -128,12 +128,6 @@ cdef extern from *:
             _mm256_storeu_ps(out + 16 * k, _mm256_loadu_ps(row));
             _mm256_storeu_ps(out + 16 * k + 8, _mm256_loadu_ps(row + 8));
         }
-    }
-    __attribute__((target("avx512f,avx512bw,avx512vl")))
-    static void splendor_rows_avx512(float* out, const float* table, const uint8_t* ids, int n) {
-        int k;
-        for (k = 0; k < n; k++)
-            _mm512_storeu_ps(out + 16 * k, _mm512_loadu_ps(table + 16 * (size_t)ids[k]));
     }
     /* The 32 bits of the code set ``bits`` (two words) from bit ``at`` (at + 32 <= 128). */
     static inline uint32_t splendor_bits32(const uint64_t* bits, int at) {
@@ -163,19 +157,23 @@ cdef extern from *:
                 break;
         }
     }
-    /* The same, 64 codes a store with AVX-512 (any count up to 128). */
+    /* The same with AVX-512 (BW and VL): 32 codes a store, each byte set from
+       a mask register, the last codes by a masked store (any count up to
+       128). 256-bit registers only: the 512-bit ones slow the clock of some
+       processors. */
     __attribute__((target("avx512f,avx512bw,avx512vl")))
     static void splendor_mask_avx512(const uint64_t* bits, int8_t* out, int count) {
-        const __m512i ones = _mm512_set1_epi8(1);
+        const __m256i ones = _mm256_set1_epi8(1);
         int k = 0;
-        for (; k + 64 <= count; k += 64)
-            _mm512_storeu_si512((void*)(out + k), _mm512_maskz_mov_epi8((__mmask64)bits[k >> 6], ones));
-        if (k < count)
-            _mm512_mask_storeu_epi8((void*)(out + k), (__mmask64)(~0ULL >> (64 - (count - k))),
-                                    _mm512_maskz_mov_epi8((__mmask64)bits[k >> 6], ones));
+        for (; k + 32 <= count; k += 32)
+            _mm256_storeu_si256((__m256i*)(out + k),
+                                _mm256_maskz_mov_epi8((__mmask32)splendor_bits32(bits, k), ones));
+        if (k < count)  /* k is a multiple of 32: its bits are in one word */
+            _mm256_mask_storeu_epi8((void*)(out + k), (__mmask32)(0xFFFFFFFFu >> (32 - (count - k))),
+                                    _mm256_maskz_mov_epi8((__mmask32)(bits[k >> 6] >> (k & 63)), ones));
     }
     /* The widest stores this processor (and its system) offers: 2 AVX-512
-       (F, BW and VL), 1 AVX2, 0 neither. */
+       (F, BW and VL, used on 256-bit registers), 1 AVX2, 0 neither. */
     static int splendor_wide_level(void) {
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
@@ -192,11 +190,7 @@ cdef extern from *:
                                      int wide) {
         int k;
     #if SPLENDOR_WIDE_SIMD
-        if (wide == 2) {
-            splendor_rows_avx512(out, table, ids, n);
-            return;
-        }
-        if (wide == 1) {
+        if (wide >= 1) {
             splendor_rows_avx2(out, table, ids, n);
             return;
         }
