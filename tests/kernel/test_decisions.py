@@ -118,22 +118,28 @@ def test_every_decision_of_whole_games_in_the_kernel(players: int, variant: str)
 
 
 @pytest.mark.parametrize(
-    ("held", "limit"),
+    ("players", "seat", "held", "limit"),
     [
-        ("140W 40B 19G", 200),  # one colour above 127, one short of the limit
-        ("1W 140G 58R", 200),  # keeping G, R and K leaves one token to give back, not 2
-        ("130W 129B 1R", 262),  # two colours above 127, two short
-        ("70W 70B 70G 2Y", 212),  # three above 63: the capped bytes, at the limit
-        ("3W 2B 1G 1R 1K 2Y", 10),  # the usual numbers, at the limit
+        (2, 0, "140W 40B 19G", 200),  # one colour above 127, one short of the limit
+        (2, 0, "1W 140G 58R", 200),  # keeping G, R and K leaves one token to give back, not 2
+        (2, 0, "130W 129B 1R", 262),  # two colours above 127, two short
+        (2, 0, "70W 70B 70G 2Y", 212),  # three above 63: the capped bytes, at the limit
+        (2, 0, "3W 2B 1G 1R 1K 2Y", 10),  # the usual numbers, at the limit
+        (4, 3, "1W 140G 58R", 200),  # the last seat: its counts are last in the state
+        (4, 3, "255K 2Y", 260),  # a byte's largest count
     ],
 )
-def test_every_decision_with_many_tokens_near_the_limit(held: str, limit: int) -> None:
+def test_every_decision_with_many_tokens_near_the_limit(
+    players: int, seat: int, held: str, limit: int
+) -> None:
     """Takes that give tokens back, read from the player's counts a byte per
-    colour: counts above a byte's half and up to the kernel's 255 included."""
+    colour: counts above a byte's half and up to the kernel's 255 included,
+    for the first seat and the last."""
     kernel = implementation("kernel")
-    rules = Rules(gems_by_players=(250, 250, 250), gold_by_players=(5, 5, 5), token_limit=limit)
-    state = with_player(deal(2, seed=7, rules=rules), 0, tokens=toks(held))
-    state = with_turn(state, 0, turn=400)  # turns enough to have gathered them
+    rules = Rules(gems_by_players=(255, 255, 255), gold_by_players=(5, 5, 5), token_limit=limit)
+    state = with_player(deal(players, seed=7, rules=rules), seat, tokens=toks(held))
+    # Turns enough to have gathered them, the seat to move.
+    state = with_turn(state, seat, turn=players * 200 + seat)
     rng = random.Random(held)
     assert _play(kernel, state, rng, turns=60) >= 60
 

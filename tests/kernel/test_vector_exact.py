@@ -73,18 +73,20 @@ def test_every_width_of_stores_writes_the_same_arrays(level: int, players: int) 
     try:
         assert kernel._wide_stores() == level
         _compare(players, VARIANTS["standard"], 1000)
-        # Every byte of a mask is written: a buffer full of 7s gets 0s and 1s.
+        # Every byte of a mask is written, and nothing past it: a buffer full
+        # of 7s gets 0s and 1s, and the 7s after the mask stay.
         game = kernel.Game.new(players, seed=level)
         rng = random.Random(level)
         for _ in range(500):
             legal = game.legal_codes()
             if not legal:
                 break
-            mask = np.full(ACTION_COUNT, 7, dtype=np.int8)
-            game.mask_into(mask)
+            buffer = np.full(ACTION_COUNT + 64, 7, dtype=np.int8)
+            game.mask_into(buffer[:ACTION_COUNT])
             expected = np.zeros(ACTION_COUNT, dtype=np.int8)
             expected[list(legal)] = 1
-            np.testing.assert_array_equal(mask, expected)
+            np.testing.assert_array_equal(buffer[:ACTION_COUNT], expected)
+            assert (buffer[ACTION_COUNT:] == 7).all()
             game.play_code(legal[rng.randrange(len(legal))])
     finally:
         kernel._wide_stores(before)

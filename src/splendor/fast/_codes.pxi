@@ -185,7 +185,7 @@ cdef void legal_first(const KState* s, uint64_t* bits) noexcept nogil:
     more tokens than the limit (check_state refuses a state that does, and
     every turn ends within it)."""
     cdef Turn u
-    cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen, used
+    cdef int c, i, j, n, k, net, size, extra, key, na, total, chosen
     cdef int avail[5]
     bits[0] = 0
     bits[1] = 0

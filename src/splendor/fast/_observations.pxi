@@ -173,13 +173,15 @@ cdef extern from *:
                                     _mm256_maskz_mov_epi8((__mmask32)(bits[k >> 6] >> (k & 63)), ones));
     }
     /* The widest stores this processor (and its system) offers: 2 AVX-512
-       (F, BW and VL, used on 256-bit registers), 1 AVX2, 0 neither. */
+       (F, BW and VL, used on 256-bit registers) with AVX2, 1 AVX2, 0 no AVX2. */
     static int splendor_wide_level(void) {
         __builtin_cpu_init();
+        if (!__builtin_cpu_supports("avx2"))
+            return 0;
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
                 && __builtin_cpu_supports("avx512vl"))
             return 2;
-        return __builtin_cpu_supports("avx2") ? 1 : 0;
+        return 1;
     }
     #else
     #define SPLENDOR_WIDE_SIMD 0
