@@ -62,9 +62,9 @@ def test_compiled_and_pure_give_the_same_arrays(players: int, variant: str, max_
 @pytest.mark.parametrize("level", [0, 1, 2])
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_width_of_stores_writes_the_same_arrays(level: int, players: int) -> None:
-    """The kernel writes its masks and card rows by the widest stores the
-    processor offers (2 AVX-512, 1 AVX2, 0 neither): each width it can use
-    here gives the pure core's arrays."""
+    """The kernel writes its masks by the widest stores the processor offers
+    (2 AVX-512, 1 AVX2, 0 neither; its card rows by AVX2 at 1 and 2): each
+    width it can use here gives the pure core's arrays."""
     kernel = implementation("kernel")
     most = kernel._wide_stores()
     if level > most:

@@ -235,7 +235,7 @@ cdef extern from *:
     # The mask bytes of the first ``count`` codes of ``bits`` at ``out`` by
     # wide stores: 1, or 0 when ``wide`` offers none for them.
     int splendor_mask_wide(const uint64_t* bits, int8_t* out, int count, int wide) noexcept nogil
-    # 2 where the processor offers AVX-512 (F, BW, VL), 1 AVX2, else 0.
+    # 2 where the processor offers AVX-512 (F, BW, VL) and AVX2, 1 AVX2 alone, else 0.
     int splendor_wide_level() noexcept nogil
 
 
@@ -247,10 +247,10 @@ cdef int WIDE_MOST = WIDE
 
 
 def _wide_stores(level=None):
-    """The widest stores the observation rows and masks use (2 AVX-512, 1
-    AVX2, 0 neither); with ``level``, use at most that (never more than the
+    """The widest stores the masks use (2 AVX-512, 1 AVX2, 0 neither; the
+    card rows use AVX2 at 1 and 2); with ``level``, use at most that (never more than the
     processor offers) and return the level used before. For the tests,
-    which compare every level's rows."""
+    which compare every level's arrays."""
     global WIDE
     cdef int before = WIDE
     if level is not None:
