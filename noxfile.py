@@ -124,7 +124,7 @@ def tests_pure(session: nox.Session) -> None:
     """splendor.fast without its compiled kernel: built with SPLENDOR_PURE=1, run with it too."""
     session.install(".", *group("test"), env={"SPLENDOR_PURE": "1"})
     session.run("python", "-c", "import splendor.fast as f; assert not f.COMPILED, 'compiled'")
-    fast = ["tests/kernel", "src/splendor/fast/__init__.py", "src/splendor/fast/game.py"]
+    fast = ["tests/fast", "src/splendor/fast/__init__.py", "src/splendor/fast/game.py"]
     fast += ["src/splendor/fast/reference.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_PURE": "1"}
     session.run("pytest", *(session.posargs or fast), env=env)
@@ -135,25 +135,23 @@ def kernel_diff(session: nox.Session) -> None:
     """The compiled kernel against the engine over a million successor states or more,
     and games between the built-in bots against play_game."""
     install_project(session, "", *group("test"))
-    session.run(
-        "python", "-m", "tests.kernel.diff", *(session.posargs or ["--successors", "1000000"])
-    )
+    session.run("python", "-m", "tools.diff", *(session.posargs or ["--successors", "1000000"]))
     if not session.posargs:  # the built-in bots played in the kernel against play_game
-        session.run("python", "-m", "tests.kernel.bot_diff", "--games", "5000")
+        session.run("python", "-m", "tools.bot_diff", "--games", "5000")
 
 
 @nox.session
 def mypy(session: nox.Session) -> None:
-    """``mypy --strict`` over src/ and tests/."""
+    """``mypy --strict`` over src/, tests/ and tools/."""
     install_project(
         session, "cli,server,openspiel", *group("typecheck"), *group("server-test"), kernel=False
     )
-    session.run("mypy", "--strict", "src", "tests", *session.posargs)
+    session.run("mypy", "--strict", "src", "tests", "tools", *session.posargs)
 
 
 @nox.session(default=False)
 def pyright(session: nox.Session) -> None:
-    """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/ and tests/."""
+    """pyright in basic mode (``[tool.pyright]`` in pyproject.toml) over src/, tests/ and tools/."""
     install_project(
         session, "cli,server,openspiel", *group("pyright"), *group("server-test"), kernel=False
     )
@@ -195,10 +193,10 @@ def docs(session: nox.Session) -> None:
 def rl(session: nox.Session) -> None:
     """The reinforcement-learning package with its extras: observations and environments."""
     install_project(session, "openspiel", *group("test"))
-    tests = ["tests/rl", "tests/kernel/test_vector.py", "src/splendor/fast/vector.py"]
+    tests = ["tests/rl", "tests/fast/test_vector.py", "src/splendor/fast/vector.py"]
     tests += ["src/splendor/fast/layout.py", "src/splendor/fast/observations.py"]
     # The kernel's decisions, observations and VectorEnv against the Python ones.
-    tests += ["tests/kernel/test_decisions.py", "tests/kernel/test_vector_exact.py"]
+    tests += ["tests/fast/test_decisions.py", "tests/fast/test_vector_exact.py"]
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *tests, "src/splendor/rl", *session.posargs, env=env)
 
@@ -259,14 +257,14 @@ def levels(session: nox.Session) -> None:
 def soak(session: nox.Session) -> None:
     """Whole games with every invariant checked every turn: ``nox -s soak -- --games N``.
 
-    Builds the soak's compiled checker (``tests/_soak_kernel.pyx``, never
+    Builds the soak's compiled checker (``tools/_soak_kernel.pyx``, never
     installed), runs its tests, then the soak: 2,000 games in the default run
     (``-- --help`` lists the options).
     """
     install_project(session, "", *group("test"), *group("soak"))
-    session.run("python", "-m", "tests.build_soak_kernel")
+    session.run("python", "-m", "tools.build_soak_kernel")
     session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/test_soak_kernel.py")
-    session.run("python", "-m", "tests.soak", *(session.posargs or ["--games", "2000"]))
+    session.run("python", "-m", "tools.soak", *(session.posargs or ["--games", "2000"]))
 
 
 nox.options.sessions.append("soak")
@@ -276,7 +274,7 @@ nox.options.sessions.append("soak")
 def fuzz(session: nox.Session) -> None:
     """Mutated JSON and texts against every reader, time and memory bounded: ``-- --cases N``."""
     install_project(session, "")
-    session.run("python", "-m", "tests.fuzz", *session.posargs)
+    session.run("python", "-m", "tools.fuzz", *session.posargs)
 
 
 @nox.session(python=PYTHONS)
@@ -391,9 +389,9 @@ def _try_wheel(session: nox.Session, wheel: Path, venv: Path) -> None:
 
 
 ENGINE_TESTS = (
-    "tests/rules",
+    "tests/core",
     "tests/property",
-    "tests/kernel",
+    "tests/fast",
     "tests/test_package.py",
     "tests/test_layers.py",
 )

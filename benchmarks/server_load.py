@@ -59,9 +59,8 @@ from websockets.exceptions import WebSocketException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.server.postgres
 
-from tests.server.postgres import PostgresServer, binaries, new_database  # noqa: E402
-
 from splendor.server.database import open_store  # noqa: E402
+from tests.server.postgres import PostgresServer, binaries, new_database  # noqa: E402
 
 HOST = "127.0.0.1"
 #: Limits of the servers under test: caps above the run's own connections

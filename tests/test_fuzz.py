@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import splendor
-from tests import fuzz
+from tools import fuzz
 
 
 def test_a_small_fuzz_finds_nothing() -> None:

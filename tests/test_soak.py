@@ -7,7 +7,7 @@ import pytest
 
 import splendor
 from splendor import Action, GameState, Gem, Take, Tokens
-from tests import soak
+from tools import soak
 
 
 def test_a_small_soak_finds_no_violation() -> None:
@@ -20,7 +20,7 @@ def test_a_small_soak_finds_no_violation() -> None:
 
 
 def test_a_small_kernel_soak_finds_no_violation() -> None:
-    pytest.importorskip("tests._soak_kernel", reason="the soak's checker is not built")
+    pytest.importorskip("tools._soak_kernel", reason="the soak's checker is not built")
     lines: list[str] = []
     assert soak.soak(300, seed=7, kernel=True, python_every=50, out=lines.append) == 0
     assert "294 kernel (" in lines[-1]

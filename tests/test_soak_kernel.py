@@ -1,6 +1,6 @@
 """The soak's compiled checker: clean games pass, and every kind of corruption is caught.
 
-The checker (``tests/_soak_kernel.pyx``) is built by ``nox -s soak``, which
+The checker (``tools/_soak_kernel.pyx``) is built by ``nox -s soak``, which
 runs these tests; where it is not built they are skipped.
 """
 
@@ -11,11 +11,11 @@ import pytest
 
 import splendor
 from splendor import Gem, Take, Tokens
-from tests import soak
+from tools import soak
 
 checker = pytest.importorskip(
-    "tests._soak_kernel",
-    reason="the soak's checker is not built (python -m tests.build_soak_kernel)",
+    "tools._soak_kernel",
+    reason="the soak's checker is not built (python -m tools.build_soak_kernel)",
 )
 
 

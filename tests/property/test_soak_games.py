@@ -3,7 +3,7 @@
 Hypothesis deals a game (players, one of the soak's rule sets, a seed) and
 then chooses each move among the :func:`splendor.legal_actions` of the seat
 to move (in whole games, its first choices, then random ones to the end);
-:class:`tests.soak.Replay` plays it and checks the turn as the soak does (in
+:class:`tools.soak.Replay` plays it and checks the turn as the soak does (in
 Python, and in C as well when the soak's compiled checker is built). A
 failure shrinks to a few small move indices and is reported as the call to
 keep as a regression test, ``assert soak.replay(players, rules, seed, picks)
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import splendor
 from splendor import Action, GameState, Reserve, ReserveFromDeck, Tokens
-from tests import soak
+from tools import soak
 
 _DEALS = {
     "players": st.integers(2, 4),

@@ -3,7 +3,7 @@
 The engine builds states and actions from values it has already checked, on
 the hot path of :func:`splendor.apply` and :func:`splendor.legal_actions`.
 These functions make the very objects the attrs constructors make (equal,
-with the same hash: ``tests/rules/test_engine_values.py`` checks it), without the
+with the same hash: ``tests/core/test_engine_values.py`` checks it), without the
 per-field frozen-attribute calls and the validators. Never use them on
 values that were not checked.
 
@@ -37,7 +37,7 @@ _Setter = Callable[[object, object], None]
 # __init__ sets to None ("not computed yet") and its __hash__ fills. If attrs
 # renames that slot, this module fails at import (a KeyError here); if it adds
 # another slot or changes what the slot holds,
-# tests/rules/test_engine_values.py::test_the_fast_constructors_fill_every_slot_as_attrs_does
+# tests/core/test_engine_values.py::test_the_fast_constructors_fill_every_slot_as_attrs_does
 # fails.
 ATTRS_HASH_SLOT: Final = "_attrs_cached_hash"
 

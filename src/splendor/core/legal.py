@@ -11,7 +11,7 @@ token caps and by the cards' costs, never by the length of a run or by the
 are filled as positions are met, and each either has a key space small enough
 to fill (its size is stated with it) or keeps two generations of a stated
 bound (see ``_recall``). ``MEMO_TABLES`` lists those filled as they
-go, with their limits; ``tests/rules/test_engine_contracts.py`` counts the key
+go, with their limits; ``tests/core/test_engine_contracts.py`` counts the key
 spaces and checks the bounds. Every value in a table is immutable, so an
 action object may be listed again for another position.
 """

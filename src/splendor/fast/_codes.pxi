@@ -6,8 +6,8 @@
 # gen; follow_ups writes what encoding._follow_ups codes). A Decider walks the
 # decisions of one turn a code at a time, as encoding.legal_codes and
 # encoding.decode do. The code layout is read from splendor.formats.encoding
-# when the kernel is imported (_init_codes); tests/kernel/test_code_moves.py and
-# tests/kernel/test_decisions.py compare the two at every decision. Included
+# when the kernel is imported (_init_codes); tests/fast/test_code_moves.py and
+# tests/fast/test_decisions.py compare the two at every decision. Included
 # into _kernel.pyx.
 
 from splendor.errors import EncodingError

@@ -7,8 +7,8 @@
 # the bot's weights, read from splendor.players.bots when the kernel is
 # imported; the same candidates in the order of the listing, and the same
 # calls on the bot's random.Random, made through the generator's own methods
-# so that its stream stays that of the bot. tests/kernel/test_bot_game.py and
-# tests/kernel/bot_diff.py compare the two move for move. Included into
+# so that its stream stays that of the bot. tests/fast/test_bot_game.py and
+# tools/bot_diff.py compare the two move for move. Included into
 # _kernel.pyx.
 
 from splendor.players import bots as _bots

@@ -29,7 +29,7 @@ the code layout, the observation rows, GreedyBot's weights, the turn limit)
 is read from them when the kernel is imported; sizes compiled into the C
 structures are checked against them then (an :class:`ImportError` if they
 do not fit, and :mod:`splendor.fast` falls back to pure Python). The tests
-in ``tests/kernel`` compare the kernel with the Python modules on random
+in ``tests/fast`` compare the kernel with the Python modules on random
 games, decision by decision.
 """
 

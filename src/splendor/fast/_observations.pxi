@@ -5,7 +5,7 @@
 # mask of the legal codes (splendor.rl's mask of encoding.legal_codes). The
 # card and noble rows are copied from splendor.fast.layout when the kernel is
 # imported, and the sizes of the parts checked against its layout;
-# tests/kernel/test_decisions.py and tests/kernel/test_vector_exact.py compare the
+# tests/fast/test_decisions.py and tests/fast/test_vector_exact.py compare the
 # rows at every decision. Included into _kernel.pyx.
 
 from splendor.core.rules import Rules

@@ -4,7 +4,7 @@
 # lists its actions (the same moves, in the same order), and play plays one in
 # place exactly as splendor.core.play.apply does; each mirrors its Python owner
 # line for line where the order of the listing is decided. The differential
-# tests (tests/kernel/test_diff.py, ``nox -s kernel-diff``) compare the two on
+# tests (tests/fast/test_diff.py, ``nox -s kernel-diff``) compare the two on
 # random games. Included into _kernel.pyx (one compilation unit: the small
 # functions inline across the files).
 

@@ -4,7 +4,7 @@
 # SplitMix64, the same doubles computed in the same order (the kernel is
 # compiled with -ffp-contract=off), the same ties broken the same way, so
 # that for a seed and an iteration budget both play the same move and report
-# the same figures. tests/kernel/test_search.py compares them. Included into
+# the same figures. tests/fast/test_search.py compares them. Included into
 # _kernel.pyx.
 
 from libc.math cimport INFINITY, ceil, exp, log, sqrt

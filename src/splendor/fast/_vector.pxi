@@ -4,7 +4,7 @@
 # (deal), and each step takes one decision code per game (the Deciders of
 # _codes.pxi) and writes the rows of _observations.pxi; VectorEnv's pure
 # core (vector._PureCore) does the same in Python, and
-# tests/kernel/test_vector_exact.py compares the two. Included into _kernel.pyx
+# tests/fast/test_vector_exact.py compares the two. Included into _kernel.pyx
 # after the Python interface (VectorCore.game makes a Game).
 
 

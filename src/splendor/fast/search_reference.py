@@ -5,7 +5,7 @@ its twin on the attrs engine, used where the kernel is not compiled. Both
 make the same draws from the same :class:`~splendor.fast.reference.SplitMix64`,
 compute the same floats in the same order and break every tie the same way,
 so for a seed and an iteration budget they play the same move and report
-the same figures (``tests/kernel/test_search.py`` compares them); the
+the same figures (``tests/fast/test_search.py`` compares them); the
 kernel only runs a few hundred times faster.
 
 The search, one iteration after another from the seat's view:
