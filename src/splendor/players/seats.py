@@ -98,6 +98,17 @@ class BotFailedError(SplendorError, RuntimeError):
         self.reason = reason
         self.detail = detail
 
+    @classmethod
+    def of(cls, seat: int, name: str, error: Exception) -> BotFailedError:
+        """The failure of a bot that raised ``error`` (made, asked or started).
+
+        Its reason is ``"crash"``, or an engine's own
+        :attr:`~splendor.errors.EngineError.reason`; its detail is the
+        error's type and message.
+        """
+        reason = error.reason if isinstance(error, EngineError) else "crash"
+        return cls(seat, name, reason, _cut(f"{type(error).__name__}: {error}", MAX_DETAIL))
+
     def forfeit(self) -> Forfeit:
         """The seat's :class:`~splendor.formats.record.Forfeit`, as a game record keeps it."""
         return Forfeit(self.seat, self.reason, self.detail)
@@ -119,10 +130,6 @@ class Answer:
 
 def _cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
-
-
-def _described(error: BaseException) -> str:
-    return _cut(f"{type(error).__name__}: {error}", MAX_DETAIL)
 
 
 def ask_bot(
@@ -176,10 +183,8 @@ def ask_bot(
         else:
             played = engine.play(seen, limit, actions=actions)
             action, seconds = played.action, played.time
-    except EngineError as error:
-        raise BotFailedError(seat, name, error.reason, _described(error)) from error
     except Exception as error:  # any failure of a bot's own code is the bot's failure
-        raise BotFailedError(seat, name, "crash", _described(error)) from error
+        raise BotFailedError.of(seat, name, error) from error
     if type(action) not in ACTION_TYPES:
         raise BotFailedError(
             seat,
