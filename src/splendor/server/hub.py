@@ -15,14 +15,13 @@ and in the modules it names.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Final
 
 from splendor.core.actions import Action, Buy, Reserve
@@ -30,14 +29,20 @@ from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.views import view
 from splendor.errors import SplendorError
-from splendor.formats.notation import parse_action
 from splendor.formats.record import Forfeit, GameRecord
 from splendor.formats.serialization import from_json
 from splendor.players.seats import BotFailedError
+from splendor.server.admission import Admission
 from splendor.server.engines import check_engines
 from splendor.server.limits import DEFAULT_LIMITS, Limits
-from splendor.server.protocol import MAX_MESSAGE, ServerError, action_json, error_message
-from splendor.server.seating import Seat, is_engine_seat, read_request
+from splendor.server.protocol import (
+    MAX_MESSAGE,
+    ServerError,
+    action_json,
+    error_message,
+    read_move,
+)
+from splendor.server.seating import Seat, read_request
 from splendor.server.store import GameStore, StoredGame, VersionConflict
 from splendor.server.table import Client, Table, forfeit_json
 
@@ -45,8 +50,6 @@ __all__ = ["Hub"]
 
 _log = logging.getLogger("splendor.server")
 
-#: Tables one client may open within this many seconds (see ``Limits.tables_per_client``).
-_CREATION_WINDOW: Final = 3600.0
 #: Seconds between two sweeps of the tables (expiring, unloading).
 _SWEEP_INTERVAL: Final = 60.0
 #: Seconds between two marks of a table in use in the store.
@@ -96,7 +99,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._closing: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
-        self._created: dict[str, collections.deque[float]] = {}
+        self._admission = Admission(limits, self.engines)
         self._upkeep: asyncio.Task[None] | None = None
         self._data_version: int | None = None
         self._stopping = False
@@ -223,7 +226,7 @@ class Hub:
                 ``client`` opened its tables for the hour.
         """
         table, secret_list = self._prepare(request)
-        self._check_room(table, client, self.store.count_open)
+        self._admission.check(table.seats, client, self.store.count_open, self.tables.values())
         self.store.add(table.stored())
         return self._opened(table, client), secret_list
 
@@ -240,7 +243,7 @@ class Hub:
         def count(*, bots_only: bool = False) -> int:
             return counts[int(bots_only)]
 
-        self._check_room(table, client, count)
+        self._admission.check(table.seats, client, count, self.tables.values())
         await asyncio.to_thread(self.store.add, table.stored())
         return self._opened(table, client), secret_list
 
@@ -259,48 +262,8 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         return self._table(table_id, asked.seats, record), list(asked.secrets)
 
-    def _check_room(self, table: Table, client: str | None, count: Callable[..., int]) -> None:
-        limits = self.limits
-        if any(is_engine_seat(seat, self.engines) for seat in table.seats):
-            playing = sum(
-                not other.is_over and any(is_engine_seat(s, self.engines) for s in other.seats)
-                for other in self.tables.values()
-            )
-            if playing >= limits.max_engine_tables:
-                raise ServerError(
-                    "too_many_tables",
-                    f"this server plays at most {limits.max_engine_tables} table(s) "
-                    "with an engine at once",
-                )
-        if all(seat.kind == "bot" for seat in table.seats):
-            if limits.max_bot_tables == 0:
-                raise ServerError(
-                    "no_bot_tables",
-                    "this server opens no table without a person's seat"
-                    " (it allows them when started with --max-bot-tables)",
-                )
-            if count(bots_only=True) >= limits.max_bot_tables:
-                raise ServerError(
-                    "too_many_tables",
-                    f"this server plays at most {limits.max_bot_tables} table(s) of bots at once",
-                )
-        if client is not None:
-            recent = self._created.get(client)
-            if recent is not None:
-                _forget_before(recent, time.monotonic() - _CREATION_WINDOW)
-                if len(recent) >= limits.tables_per_client:
-                    raise ServerError(
-                        "rate_limited",
-                        f"a client may open {limits.tables_per_client} tables an hour",
-                    )
-        if count() >= limits.max_tables:
-            raise ServerError(
-                "too_many_tables", "this server has as many tables open as it may; try later"
-            )
-
     def _opened(self, table: Table, client: str | None) -> Table:
-        if client is not None:
-            self._created.setdefault(client, collections.deque()).append(time.monotonic())
+        self._admission.opened(client)
         self.tables[table.id] = table
         self._wake_bots(table)
         return table
@@ -375,31 +338,11 @@ class Hub:
         """
         if client.seat is None:
             raise ServerError("spectator", "a spectator cannot move")
-        unknown = set(message) - {"type", "version", "action", "notation"}
-        if unknown:
-            raise ServerError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
-        version = message.get("version")
-        if type(version) is not int:
-            raise ServerError("malformed", "a move needs the integer version it was made against")
-        has_action, has_text = "action" in message, "notation" in message
-        if has_action == has_text:
-            raise ServerError("malformed", "a move needs exactly one of 'action' or 'notation'")
+        move = read_move(message)
         table = client.table
         async with table.lock:
-            self._check_turn(table, client.seat, version)
-            if has_action:
-                try:
-                    action = from_json(json.dumps(message["action"]), Action)
-                except SplendorError as error:
-                    raise ServerError("bad_action", str(error)) from None
-            else:
-                notation = message["notation"]
-                if not isinstance(notation, str):
-                    raise ServerError("malformed", "notation must be a string")
-                try:
-                    action = parse_action(notation, view(table.state, client.seat))
-                except SplendorError as error:
-                    raise ServerError("bad_action", str(error)) from None
+            self._check_turn(table, client.seat, move.version)
+            action = move.action_in(view(table.state, client.seat))
             await self._play(table, client.seat, action)
 
     def _check_turn(self, table: Table, seat: int, version: int) -> None:
@@ -540,10 +483,7 @@ class Hub:
             if idle and not table.clients and not _busy(table):
                 del self.tables[table.id]
                 self._retire(table)
-        for client, recent in list(self._created.items()):
-            _forget_before(recent, now - _CREATION_WINDOW)
-            if not recent:
-                del self._created[client]
+        self._admission.forget(now)
 
     # Bots -----------------------------------------------------------------
 
@@ -589,11 +529,6 @@ class Hub:
 
 def _busy(table: Table) -> bool:
     return table.bot_task is not None and not table.bot_task.done()
-
-
-def _forget_before(times: collections.deque[float], moment: float) -> None:
-    while times and times[0] < moment:
-        times.popleft()
 
 
 def _sees(table: Table, seat: int, action: Buy | Reserve) -> bool:
