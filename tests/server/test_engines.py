@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import time
@@ -114,6 +115,60 @@ def test_a_failing_engine_is_ended_and_its_seat_forfeits(tmp_path: Path) -> None
     (engine,) = engine_bots.MADE
     assert engine.closed
     assert engine.moves == 1
+
+
+def open_table(client: TestClient, seats: list[dict[str, str]]) -> tuple[str, str]:
+    """Open a table of ``seats``, a person's first: its id and the person's secret."""
+    body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+    return str(body["table"]), str(body["seats"][0]["secret"])
+
+
+def person_moves_first(client: TestClient, table: str, secret: str) -> None:
+    """Play the first legal move of the person at seat 0 of ``table``; wait for it to be played."""
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": secret}))
+        state = ws.receive_json()
+        move = {"type": "move", "version": 0, "action": state["legal"][0]}
+        ws.send_text(json.dumps(move))
+        while state["type"] != "state" or state["version"] < 1:
+            state = ws.receive_json()
+
+
+def test_a_forfeit_is_kept_and_told_after_the_server_restarts(tmp_path: Path) -> None:
+    with app(tmp_path / "g.db") as client:
+        table, secret = open_table(client, [{"kind": "person"}, {"kind": "bot", "bot": "broken"}])
+        person_moves_first(client, table, secret)
+        wait_over(client, table)
+    with app(tmp_path / "g.db") as client:
+        assert client.get(f"/api/tables/{table}").json()["version"] == 2
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_text(json.dumps({"type": "watch"}))
+            state = ws.receive_json()
+        record = from_json(client.get(f"/api/tables/{table}/record").text, GameRecord)
+    assert state["over"] is True
+    assert state["result"]["winners"] == [0]
+    assert state["result"]["reason"] == "forfeit"
+    assert state["result"]["forfeit"] == {
+        "seat": 1,
+        "reason": "crash",
+        "detail": "RuntimeError: the engine died",
+    }
+    assert state["legal"] == []
+    assert len(record.actions) == 1
+    assert record.forfeit == Forfeit(1, "crash", "RuntimeError: the engine died")
+
+
+def test_a_bot_the_server_no_longer_offers_forfeits(tmp_path: Path) -> None:
+    with app(tmp_path / "g.db", engines={"gone": RECORDER}) as client:
+        table, secret = open_table(client, [{"kind": "person"}, {"kind": "bot", "bot": "gone"}])
+    with app(tmp_path / "g.db") as client:
+        person_moves_first(client, table, secret)
+        wait_over(client, table)
+        record = from_json(client.get(f"/api/tables/{table}/record").text, GameRecord)
+    assert record.forfeit is not None
+    assert (record.forfeit.seat, record.forfeit.reason) == (1, "crash")
+    assert "this server has no bot 'gone'" in record.forfeit.detail
+    assert engine_bots.MADE == []
 
 
 @pytest.mark.parametrize(
