@@ -72,7 +72,8 @@ class Hub:
             allow chosen seeds.
         limits: the limits on games and tables (:class:`~splendor.server.limits.Limits`).
         engines: the bot engines the operator offers, by name: each name's
-            bot spec, usually ``engine:COMMAND`` (see :func:`check_engines`).
+            bot spec, usually ``engine:COMMAND`` (see
+            :func:`~splendor.server.engines.check_engines`).
             A seat may name one of them or a built-in bot, nothing else: a
             client never gives a command. The server starts an engine's
             process when it is first to move at a table, gives it
