@@ -24,13 +24,11 @@ import time
 from collections.abc import Mapping
 from typing import Final
 
-from splendor.core.actions import Action, Buy, Reserve
+from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
-from splendor.core.play import apply
 from splendor.core.views import view
 from splendor.errors import SplendorError
 from splendor.formats.record import Forfeit, GameRecord
-from splendor.formats.serialization import from_json
 from splendor.players.seats import BotFailedError
 from splendor.server.admission import Admission
 from splendor.server.engines import check_engines
@@ -42,7 +40,7 @@ from splendor.server.protocol import (
     error_message,
     read_move,
 )
-from splendor.server.seating import Seat, read_request
+from splendor.server.seating import read_request
 from splendor.server.store import GameStore, StoredGame, VersionConflict
 from splendor.server.table import Client, Table, forfeit_json
 
@@ -173,28 +171,15 @@ class Hub:
 
     def _build(self, stored: StoredGame) -> Table | None:
         try:
-            record = from_json(stored.record, GameRecord)
-            names = record.names or tuple(f"Player {n + 1}" for n in range(record.players))
-            seats = tuple(
-                Seat(name, seat.kind, seat.bot, seat.secret_digest)
-                for name, seat in zip(names, stored.seats, strict=True)
+            return Table.from_stored(
+                stored,
+                max_moves=self.limits.max_moves,
+                engines=self.engines,
+                engine_time=self.limits.engine_time,
             )
-            table = self._table(stored.id, seats, record)
-            table.catch_up(stored.actions)
         except (SplendorError, ValueError, KeyError) as error:
             _log.error("cannot load table %s: %s", stored.id, error)
             return None
-        return table
-
-    def _table(self, table_id: str, seats: tuple[Seat, ...], record: GameRecord) -> Table:
-        return Table(
-            table_id,
-            seats,
-            record,
-            max_moves=self.limits.max_moves,
-            engines=self.engines,
-            engine_time=self.limits.engine_time,
-        )
 
     def _register(self, table: Table | None) -> Table | None:
         if table is not None:
@@ -261,7 +246,15 @@ class Hub:
             raise ServerError("bad_request", str(error)) from error
         # 72 random bits: a clash with a stored id is left to the store's primary key.
         table_id = secrets.token_urlsafe(9)
-        return self._table(table_id, asked.seats, record), list(asked.secrets)
+        table = Table(
+            table_id,
+            asked.seats,
+            record,
+            max_moves=self.limits.max_moves,
+            engines=self.engines,
+            engine_time=self.limits.engine_time,
+        )
+        return table, list(asked.secrets)
 
     def _opened(self, table: Table, client: str | None) -> Table:
         self._admission.opened(client)
@@ -342,22 +335,9 @@ class Hub:
         move = read_move(message)
         table = client.table
         async with table.lock:
-            self._check_turn(table, client.seat, move.version)
+            table.check_turn(client.seat, move.version)
             action = move.action_in(view(table.state, client.seat))
             await self._play(table, client.seat, action)
-
-    def _check_turn(self, table: Table, seat: int, version: int) -> None:
-        if table.is_over:
-            raise ServerError("game_over", "the game is over")
-        if version != table.version:
-            raise ServerError(
-                "stale",
-                f"the move was made at version {version}; the game is at version {table.version}",
-            )
-        if table.state.current_player != seat:
-            raise ServerError(
-                "not_your_turn", f"it is seat {table.state.current_player + 1}'s turn"
-            )
 
     async def _play(self, table: Table, seat: int, action: Action) -> None:
         """Play ``action`` for ``seat`` (the lock held, the turn checked); store; tell everyone.
@@ -366,14 +346,7 @@ class Hub:
         still at this table's version: a move the store did not keep is not
         played at all.
         """
-        if isinstance(action, Buy | Reserve) and not _sees(table, seat, action):
-            # The engine's reasons are the same for any card a seat cannot
-            # play; this keeps it so whatever the engine says in future.
-            raise ServerError("illegal", f"card #{action.card.id} is not yours to play")
-        try:
-            state = apply(table.state, action)
-        except SplendorError as error:
-            raise ServerError("illegal", str(error)) from None
+        state = table.after(seat, action)
         over = state.is_over or (
             table.max_moves is not None and table.version + 1 >= table.max_moves
         )
@@ -530,7 +503,3 @@ class Hub:
 
 def _busy(table: Table) -> bool:
     return table.bot_task is not None and not table.bot_task.done()
-
-
-def _sees(table: Table, seat: int, action: Buy | Reserve) -> bool:
-    return action.card in view(table.state, seat).visible()

@@ -23,16 +23,16 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from splendor.core.actions import Action
+from splendor.core.actions import Action, Buy, Reserve
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState
 from splendor.core.views import view
-from splendor.errors import SerializationError
+from splendor.errors import SerializationError, SplendorError
 from splendor.formats.record import Forfeit, GameRecord
 from splendor.formats.serialization import from_json, to_json
 from splendor.server.engines import TableBots
-from splendor.server.protocol import action_json
+from splendor.server.protocol import ServerError, action_json
 from splendor.server.seating import Seat, digest
 from splendor.server.store import StoredGame, StoredSeat
 
@@ -224,6 +224,77 @@ class Table:
             return record
         forfeit = self.forfeit
         return record.forfeited(forfeit.seat, forfeit.reason, forfeit.detail)
+
+    @classmethod
+    def from_stored(
+        cls,
+        stored: StoredGame,
+        *,
+        max_moves: int | None = None,
+        engines: Mapping[str, str] | None = None,
+        engine_time: float = 5.0,
+    ) -> Table:
+        """The table of a stored game, its moves (and forfeit) played again.
+
+        The other arguments are those of :class:`Table`.
+
+        Raises:
+            splendor.errors.SplendorError: for a record or a row that does
+                not load, or a move that is not legal where it was stored.
+            ValueError: for seats that do not match the record's players.
+        """
+        record = from_json(stored.record, GameRecord)
+        names = record.names or tuple(f"Player {n + 1}" for n in range(record.players))
+        seats = tuple(
+            Seat(name, seat.kind, seat.bot, seat.secret_digest)
+            for name, seat in zip(names, stored.seats, strict=True)
+        )
+        table = cls(
+            stored.id,
+            seats,
+            record,
+            max_moves=max_moves,
+            engines=engines,
+            engine_time=engine_time,
+        )
+        table.catch_up(stored.actions)
+        return table
+
+    def check_turn(self, seat: int, version: int) -> None:
+        """Refuse a move of ``seat`` made at ``version`` that is not the one awaited now.
+
+        Raises:
+            ServerError: ``game_over``, ``stale`` (another move came first)
+                or ``not_your_turn``.
+        """
+        if self.is_over:
+            raise ServerError("game_over", "the game is over")
+        if version != self.version:
+            raise ServerError(
+                "stale",
+                f"the move was made at version {version}; the game is at version {self.version}",
+            )
+        if self.state.current_player != seat:
+            raise ServerError("not_your_turn", f"it is seat {self.state.current_player + 1}'s turn")
+
+    def after(self, seat: int, action: Action) -> GameState:
+        """The state after ``seat`` plays ``action``, which is not played yet.
+
+        Raises:
+            ServerError: ``illegal`` for an action the rules forbid, or a
+                card the seat cannot see.
+        """
+        if (
+            isinstance(action, Buy | Reserve)
+            and action.card not in view(self.state, seat).visible()
+        ):
+            # The engine's reasons are the same for any card a seat cannot
+            # play; this keeps it so whatever the engine says in future.
+            raise ServerError("illegal", f"card #{action.card.id} is not yours to play")
+        try:
+            return apply(self.state, action)
+        except SplendorError as error:
+            raise ServerError("illegal", str(error)) from None
 
     def is_bot(self, seat: int) -> bool:
         """Whether a bot plays ``seat``."""
