@@ -5,7 +5,11 @@
 failing: a bot that runs out of time, plays an illegal move or crashes
 forfeits, and the game record says so (:class:`~splendor.formats.record.Forfeit`):
 the forfeiting seat loses, the other seats share the win, and the actions
-played until then stay a valid, replayable game.
+played until then stay a valid, replayable game. A bot's move is asked and
+judged by :func:`splendor.players.seats.ask_bot`, whose failure
+(:class:`~splendor.players.seats.BotFailedError`) gives the forfeit, the one
+policy for a bot that fails; a forfeiting engine is closed by
+:func:`~splendor.players.seats.close_bot`.
 
 The reasons of a forfeit are those of :data:`~splendor.formats.record.FORFEIT_REASONS`:
 
@@ -307,12 +311,14 @@ def referee_game(
                 clock=_now,
             )
         except BotFailedError as error:
-            if not isinstance(error.__cause__, EngineError):  # an engine's error ended it
+            # A forfeiting engine's process is ended (an EngineError has ended it already).
+            if engine is not None and not isinstance(error.__cause__, EngineError):
                 close_bot(engine)
             return record.forfeited(seat, error.reason, error.detail)
         grace = 0.0 if engine is None else engine.grace
         if budget is not None and answer.seconds > budget + grace:
-            close_bot(engine)
+            if engine is not None:
+                close_bot(engine)
             return record.forfeited(
                 seat,
                 "timeout",
