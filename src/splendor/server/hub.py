@@ -78,6 +78,11 @@ class Hub:
             :attr:`~splendor.server.limits.Limits.engine_time` seconds a
             move, and ends it when the game ends, the table is unloaded or
             the server stops.
+
+    A bot seat whose bot fails (raises, answers no legal action, or is an
+    engine that runs out of time, breaks the protocol or does not start)
+    forfeits: the game ends, the other seats share the win, and the store
+    keeps the forfeit after the moves (:mod:`splendor.server.table`).
     """
 
     def __init__(
