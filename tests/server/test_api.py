@@ -26,9 +26,9 @@ from splendor.core.components import CARDS
 from splendor.core.gems import Tokens
 from splendor.players.bots import BOTS
 from splendor.server import create_app
-from splendor.server import hub as hub_module
-from splendor.server.hub import MAX_MESSAGE
+from splendor.server import engines as engines_module
 from splendor.server.limits import Limits
+from splendor.server.protocol import MAX_MESSAGE
 from tests.server.helpers import check_message, greedy_choice, hidden_ids, receive_until
 
 SEED = 20
@@ -548,7 +548,7 @@ def test_a_slow_bot_does_not_hold_up_other_tables(
             time.sleep(2.0)
             return actions[0]
 
-    monkeypatch.setattr(hub_module, "BOTS", {**BOTS, "slow": SlowBot})
+    monkeypatch.setattr(engines_module, "BOTS", {**BOTS, "slow": SlowBot})
     slow = create(client, {"seats": [{"kind": "bot", "bot": "slow"}, {"kind": "person"}]})
     busy = create(client, two_people(seed=SEED))
     state = new_game(2, seed=SEED)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import time
@@ -16,9 +17,11 @@ pytest.importorskip("httpx2")
 
 from starlette.testclient import TestClient
 
-from splendor import InvalidArgumentError
+from splendor import GameRecord, InvalidArgumentError
+from splendor.formats.record import Forfeit
+from splendor.formats.serialization import from_json
 from splendor.server import build_parser, create_app, server_options
-from splendor.server.hub import check_engines
+from splendor.server.engines import check_engines
 from splendor.server.limits import Limits
 from tests.remote._engines import engine_children
 from tests.server import engine_bots
@@ -98,15 +101,74 @@ def test_the_server_ends_its_engines_when_it_stops(tmp_path: Path) -> None:
     assert engine.closed
 
 
-def test_a_failing_engine_is_ended_and_its_seat_plays_on(tmp_path: Path) -> None:
+def test_a_failing_engine_is_ended_and_its_seat_forfeits(tmp_path: Path) -> None:
     with app(tmp_path / "g.db", max_moves=12) as client:
         seats = [{"kind": "bot", "bot": "broken"}, {"kind": "bot", "bot": "greedy"}]
         body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
         summary = wait_over(client, body["table"])
-    assert summary["version"] == 12
-    # Each of its 6 moves started an engine that failed and was ended.
-    assert len(engine_bots.MADE) == 6
-    assert all(bot.closed and bot.moves == 1 for bot in engine_bots.MADE)
+        record = from_json(client.get(f"/api/tables/{body['table']}/record").text, GameRecord)
+    # Its first move failed: the game ends there, the forfeit stored as one more version.
+    assert summary["version"] == 1
+    assert record.actions == ()
+    assert record.forfeit == Forfeit(0, "crash", "RuntimeError: the engine died")
+    assert record.result == (1,)
+    (engine,) = engine_bots.MADE
+    assert engine.closed
+    assert engine.moves == 1
+
+
+def open_table(client: TestClient, seats: list[dict[str, str]]) -> tuple[str, str]:
+    """Open a table of ``seats``, a person's first: its id and the person's secret."""
+    body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
+    return str(body["table"]), str(body["seats"][0]["secret"])
+
+
+def person_moves_first(client: TestClient, table: str, secret: str) -> None:
+    """Play the first legal move of the person at seat 0 of ``table``; wait for it to be played."""
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_text(json.dumps({"type": "join", "secret": secret}))
+        state = ws.receive_json()
+        move = {"type": "move", "version": 0, "action": state["legal"][0]}
+        ws.send_text(json.dumps(move))
+        while state["type"] != "state" or state["version"] < 1:
+            state = ws.receive_json()
+
+
+def test_a_forfeit_is_kept_and_told_after_the_server_restarts(tmp_path: Path) -> None:
+    with app(tmp_path / "g.db") as client:
+        table, secret = open_table(client, [{"kind": "person"}, {"kind": "bot", "bot": "broken"}])
+        person_moves_first(client, table, secret)
+        wait_over(client, table)
+    with app(tmp_path / "g.db") as client:
+        assert client.get(f"/api/tables/{table}").json()["version"] == 2
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_text(json.dumps({"type": "watch"}))
+            state = ws.receive_json()
+        record = from_json(client.get(f"/api/tables/{table}/record").text, GameRecord)
+    assert state["over"] is True
+    assert state["result"]["winners"] == [0]
+    assert state["result"]["reason"] == "forfeit"
+    assert state["result"]["forfeit"] == {
+        "seat": 1,
+        "reason": "crash",
+        "detail": "RuntimeError: the engine died",
+    }
+    assert state["legal"] == []
+    assert len(record.actions) == 1
+    assert record.forfeit == Forfeit(1, "crash", "RuntimeError: the engine died")
+
+
+def test_a_bot_the_server_no_longer_offers_forfeits(tmp_path: Path) -> None:
+    with app(tmp_path / "g.db", engines={"gone": RECORDER}) as client:
+        table, secret = open_table(client, [{"kind": "person"}, {"kind": "bot", "bot": "gone"}])
+    with app(tmp_path / "g.db") as client:
+        person_moves_first(client, table, secret)
+        wait_over(client, table)
+        record = from_json(client.get(f"/api/tables/{table}/record").text, GameRecord)
+    assert record.forfeit is not None
+    assert (record.forfeit.seat, record.forfeit.reason) == (1, "crash")
+    assert "this server has no bot 'gone'" in record.forfeit.detail
+    assert engine_bots.MADE == []
 
 
 @pytest.mark.parametrize(
@@ -225,16 +287,19 @@ def test_an_engine_process_plays_and_is_gone_when_the_game_ends(tmp_path: Path) 
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_an_engine_over_its_time_is_killed_and_its_seat_plays_on(tmp_path: Path) -> None:
+def test_an_engine_over_its_time_is_killed_and_its_seat_forfeits(tmp_path: Path) -> None:
     with real_app(tmp_path / "g.db", engine_time=0.2, max_moves=4) as client:
         seats = [{"kind": "bot", "bot": "slow"}, {"kind": "bot", "bot": "greedy"}]
         started = time.monotonic()
         body = client.post("/api/tables", json={"seats": seats, "seed": 3}).json()
         summary = wait_over(client, body["table"], seconds=60)
         took = time.monotonic() - started
-        assert summary["version"] == 4
-        # Two moves of the slow engine, each ended after its time and the
-        # grace, not after the 30 s it would sleep.
+        record = from_json(client.get(f"/api/tables/{body['table']}/record").text, GameRecord)
+        assert summary["version"] == 1
+        assert record.forfeit is not None
+        assert (record.forfeit.seat, record.forfeit.reason) == (0, "timeout")
+        # Its move was ended after its time and the grace, not after the 30 s
+        # it would sleep.
         assert took < 15
         deadline = time.monotonic() + 10
         while engine_children() and time.monotonic() < deadline:

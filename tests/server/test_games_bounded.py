@@ -18,9 +18,10 @@ from starlette.testclient import TestClient
 from splendor import GameRecord, from_json
 from splendor.server import create_app
 from splendor.server.database import open_store
-from splendor.server.hub import Client, Hub
+from splendor.server.hub import Hub
 from splendor.server.limits import Limits
 from splendor.server.store import Store
+from splendor.server.table import Client
 
 #: A house rule under which no game ever ends: every take gives all its tokens back.
 ENDLESS = {"token_limit": 0}

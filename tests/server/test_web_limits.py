@@ -20,9 +20,10 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from splendor.server import create_app
-from splendor.server.hub import MAX_QUEUE, Hub
+from splendor.server.hub import Hub
 from splendor.server.limits import Limits, RateLimitFilter
 from splendor.server.store import Store
+from splendor.server.table import MAX_QUEUE
 
 PEOPLE = {"seats": [{"kind": "person"}, {"kind": "person"}]}
 

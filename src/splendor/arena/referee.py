@@ -5,7 +5,11 @@
 failing: a bot that runs out of time, plays an illegal move or crashes
 forfeits, and the game record says so (:class:`~splendor.formats.record.Forfeit`):
 the forfeiting seat loses, the other seats share the win, and the actions
-played until then stay a valid, replayable game.
+played until then stay a valid, replayable game. A bot's move is asked and
+judged by :func:`splendor.players.seats.ask_bot`, whose failure
+(:class:`~splendor.players.seats.BotFailedError`) gives the forfeit, the one
+policy for a bot that fails; a forfeiting engine is closed by
+:func:`~splendor.players.seats.close_bot`.
 
 The reasons of a forfeit are those of :data:`~splendor.formats.record.FORFEIT_REASONS`:
 
@@ -53,8 +57,7 @@ import attrs
 from splendor.arena.runs import check_players, game_seed
 from splendor.core.legal import legal_actions
 from splendor.core.rules import Rules
-from splendor.core.views import view
-from splendor.errors import EngineError, InvalidArgumentError, SplendorError
+from splendor.errors import EngineError, InvalidArgumentError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
@@ -64,7 +67,7 @@ from splendor.players.bots import (
     check_table,
     table_names,
 )
-from splendor.players.protocol import ACTION_TYPES
+from splendor.players.seats import BotFailedError, ask_bot, close_bot
 from splendor.remote.host import Engine
 from splendor.remote.messages import Clock, Limit
 
@@ -75,8 +78,6 @@ __all__ = ["TABLE_DEALS", "Table", "TimeControl", "fair_schedule", "referee_game
 TABLE_DEALS: Final = 10_007
 # The clock that times a move in this process (a test may stand in its own).
 _now: Callable[[], float] = time.perf_counter
-# The longest exception text kept in a forfeit's detail.
-_DETAIL: Final = 300
 
 
 def _check_seconds(name: str, value: object, *, zero: bool) -> None:
@@ -221,11 +222,6 @@ def fair_schedule(
     return tuple(tables)
 
 
-def _detail(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= _DETAIL else text[: _DETAIL - 3] + "..."
-
-
 def referee_game(
     bots: Sequence[Bot],
     *,
@@ -303,43 +299,35 @@ def referee_game(
         actions = legal_actions(state)
         budget = control.budget(clocks[seat])
         bot = table[seat]
-        grace = 0.0
-        started = _now()
+        engine = bot if isinstance(bot, Engine) else None
         try:
-            if isinstance(bot, Engine):
-                grace = bot.grace
-                played = bot.play(
-                    view(state, seat), _limit(bot, control, clocks, budget), actions=actions
-                )
-                action, spent = played.action, played.time
-            else:
-                action = bot(view(state, seat), actions, rngs[seat])
-                spent = _now() - started
-        except EngineError as error:
-            return record.forfeited(seat, error.reason, _detail(error))
-        except Exception as error:  # any failure of a bot is its forfeit
-            _end(bot)
-            return record.forfeited(seat, "crash", _detail(error))
-        if budget is not None and spent > budget + grace:
-            _end(bot)
+            answer = ask_bot(
+                bot,
+                state,
+                actions,
+                rngs[seat],
+                name=bot_name(bot),
+                limit=None if engine is None else _limit(engine, control, clocks, budget),
+                clock=_now,
+            )
+        except BotFailedError as error:
+            # A forfeiting engine's process is ended (an EngineError has ended it already).
+            if engine is not None and not isinstance(error.__cause__, EngineError):
+                close_bot(engine)
+            return record.forfeited(seat, error.reason, error.detail)
+        grace = 0.0 if engine is None else engine.grace
+        if budget is not None and answer.seconds > budget + grace:
+            if engine is not None:
+                close_bot(engine)
             return record.forfeited(
-                seat, "timeout", f"the move took {spent:.3f} s; the bound was {budget:.3f} s"
+                seat,
+                "timeout",
+                f"the move took {answer.seconds:.3f} s; the bound was {budget:.3f} s",
             )
         remaining = clocks[seat]
         if remaining is not None:
-            clocks[seat] = max(remaining - spent, 0.0) + control.increment
-        if type(action) not in ACTION_TYPES:
-            _end(bot)
-            return record.forfeited(
-                seat,
-                "illegal-move",
-                f"{bot_name(bot)} returned {_short(action)}, not an action",
-            )
-        try:
-            record = record.append(action)
-        except SplendorError as error:
-            _end(bot)
-            return record.forfeited(seat, "illegal-move", _detail(error))
+            clocks[seat] = max(remaining - answer.seconds, 0.0) + control.increment
+        record = record.append(answer.action)
     return record
 
 
@@ -354,14 +342,3 @@ def _limit(
         clock = Clock(tuple(c or 0.0 for c in clocks), control.increment)
     # With a clock only, the host reads the mover's time from it.
     return Limit(time=budget if control.move is not None else None, clock=clock)
-
-
-def _end(bot: object) -> None:
-    """End the process of an engine that forfeits (a bot in this process is left alone)."""
-    if isinstance(bot, Engine):
-        bot.close()
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -11,10 +11,12 @@ of static files in this package.
   as ``splendor serve``); :func:`run` starts the server;
 * :func:`create_app` builds the ASGI application, to run under any ASGI
   server or to test with Starlette's test client;
-* :mod:`splendor.server.hub` holds the game logic and
-  :mod:`splendor.server.store` the persistence (chosen by the database URL
-  in :mod:`splendor.server.database`); neither needs the web
-  framework.
+* :mod:`splendor.server.hub` holds the game logic (its tables in
+  :mod:`splendor.server.table`, their seats in :mod:`splendor.server.seating`,
+  their bots in :mod:`splendor.server.engines`, the protocol's refusals in
+  :mod:`splendor.server.protocol`) and :mod:`splendor.server.store` the
+  persistence (chosen by the database URL in :mod:`splendor.server.database`);
+  none of them needs the web framework.
 
 Importing this module needs nothing beyond the library; :func:`create_app`
 and :func:`run` need the extra (``pip install "splendor-rules[server]"``)
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 from splendor._optional import require
 from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
 from splendor.server.database import shown
-from splendor.server.hub import check_engines
+from splendor.server.engines import check_engines
 from splendor.server.limits import DEFAULT_LIMITS, Limits
 from splendor.server.store import DEFAULT_DB
 

@@ -41,18 +41,12 @@ from splendor.formats._components import card_data, tokens_data
 from splendor.formats.serialization import to_json
 from splendor.players.levels import LEVELS
 from splendor.server.database import open_store
-from splendor.server.hub import (
-    LEVEL_BOTS,
-    MAX_MESSAGE,
-    Client,
-    Hub,
-    ServerError,
-    Table,
-    check_engines,
-    error_message,
-)
+from splendor.server.engines import LEVEL_BOTS, check_engines
+from splendor.server.hub import Hub
 from splendor.server.limits import DEFAULT_LIMITS, Limits, throttle
+from splendor.server.protocol import MAX_MESSAGE, ServerError, error_message
 from splendor.server.store import DEFAULT_DB
+from splendor.server.table import Client, Table
 
 __all__ = ["MAX_REQUEST", "create_app"]
 

@@ -456,9 +456,11 @@ function drawResult() {
       : names.length > 1
         ? `Shared win: ${names.join(" and ")}`
         : `${names[0]} wins`;
+  const forfeit = m.result.forfeit;
   node.hidden = false;
   node.replaceChildren(
     el("h2", {}, title),
+    forfeit ? el("p", {}, `${m.seats[forfeit.seat].name} forfeited (${forfeit.reason}): ${forfeit.detail}`) : null,
     el(
       "ol",
       { class: "scores" },
