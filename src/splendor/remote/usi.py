@@ -69,7 +69,7 @@ from splendor.errors import (
     InvalidArgumentError,
     NotationError,
 )
-from splendor.remote._process import check_seconds, command_argv, kill_group
+from splendor.remote._transport import check_seconds, command_argv, kill_group
 from splendor.remote.host import STDERR_TAIL
 from splendor.remote.messages import MAX_LINE
 
