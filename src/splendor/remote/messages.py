@@ -46,6 +46,7 @@ from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, ProtocolError, SplendorError
 from splendor.formats._components import card_data, tokens_data
 from splendor.formats.serialization import from_json, make_converter
+from splendor.formats.strict_json import MalformedJsonError, read_json
 
 __all__ = [
     "ERROR_CODES",
@@ -718,10 +719,10 @@ def _load(line: bytes | str) -> tuple[str, dict[str, object]]:
             f"a line of {len(raw):,} bytes is longer than the {MAX_LINE:,} allowed", code="too-long"
         )
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        data = read_json(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise ProtocolError(f"the line is not UTF-8: {error.reason}", code="malformed") from None
-    except (ValueError, RecursionError) as error:
+    except MalformedJsonError as error:
         shown = raw[:40].decode("utf-8", "replace")
         raise ProtocolError(
             f"the line is not JSON ({_short(error)}): {shown!r}", code="malformed"
@@ -734,10 +735,6 @@ def _load(line: bytes | str) -> tuple[str, dict[str, object]]:
     if not isinstance(kind, str):
         raise ProtocolError(f'a message needs a str "type", got {_shown(kind)}', code="malformed")
     return kind, data
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _short(error: BaseException) -> str:
