@@ -7,7 +7,7 @@ import pytest
 from splendor.errors import ProtocolError, SerializationError
 from splendor.formats.serialization import from_json
 from splendor.formats.strict_json import MalformedJsonError, read_json
-from splendor.remote.messages import decode_engine, decode_host
+from splendor.remote.codec import decode_engine, decode_host
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from splendor.errors import (
 from splendor.formats.notation import format_action
 from splendor.remote._sbp import AsyncEngine
 from splendor.remote._transport import LoopThread, MockTransport
+from splendor.remote.codec import encode
 from splendor.remote.messages import (
     MAX_LINE,
     BestMove,
@@ -37,7 +38,6 @@ from splendor.remote.messages import (
     Position,
     ReadyOk,
     SetOption,
-    encode,
 )
 from splendor.remote.usi import UsiEngine, _UsiLines, usi_move, view_to_spn
 

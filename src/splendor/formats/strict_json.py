@@ -4,7 +4,7 @@
 not allow or a reader could take two ways: ``NaN``, ``Infinity`` and
 ``-Infinity``, and an object that names a key twice. Both
 :func:`splendor.formats.serialization.from_json` (documents) and
-:mod:`splendor.remote.messages` (the bot protocol's lines) read with it.
+:mod:`splendor.remote.codec` (the bot protocol's lines) read with it.
 
 >>> read_json('{"type": "pass", "noble": null}')
 {'type': 'pass', 'noble': None}

@@ -37,6 +37,7 @@ from splendor.errors import (
 )
 from splendor.formats.notation import format_action, parse_action
 from splendor.remote._transport import Transport
+from splendor.remote.codec import decode_engine, encode
 from splendor.remote.messages import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -59,8 +60,6 @@ from splendor.remote.messages import (
     ReadyOk,
     SetOption,
     Stop,
-    decode_engine,
-    encode,
 )
 
 __all__ = ["Analysis", "AsyncEngine", "EngineId", "PlayResult"]

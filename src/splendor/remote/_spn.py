@@ -20,7 +20,11 @@ from splendor.errors import InvalidArgumentError, NotationError
 
 __all__ = [
     "OwnBlind",
+    "check_mappable",
+    "match_move",
+    "needs_return",
     "parse_usi_move",
+    "read_move",
     "spn_card_id",
     "spn_noble_id",
     "usi_move",
@@ -114,7 +118,8 @@ def _ids(values: Sequence[int | str]) -> str:
     return "[" + ",".join(str(v) for v in values) + "]"
 
 
-def _check_mappable(view: PlayerView) -> None:
+def check_mappable(view: PlayerView) -> None:
+    """Refuse a view that SPN cannot carry, with :class:`~splendor.InvalidArgumentError`."""
     if type(view) is not PlayerView:
         raise InvalidArgumentError(f"expected a PlayerView, got {type(view).__name__}")
     if len(view.players) != 2:
@@ -159,7 +164,7 @@ def view_to_spn(
             players, other rules, not the view of the seat to move), or a
             ``deck_reserve`` tier whose deck is empty.
     """
-    _check_mappable(view)
+    check_mappable(view)
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
             f"own_blind must be 'id', 'marked' or 'hidden', got {own_blind!r}"
@@ -234,7 +239,7 @@ def usi_move(action: Action, view: PlayerView) -> str:
         InvalidArgumentError: for a view SPN cannot carry, or an action that
             is not an action.
     """
-    _check_mappable(view)
+    check_mappable(view)
     assert view.own is not None
     if isinstance(action, Take):
         text = "take:" + _letters(action.gems)
@@ -312,7 +317,7 @@ def _read_number(text: str, move: str, what: str) -> int:
     return int(text)
 
 
-def _read_move(text: str) -> _Move:
+def read_move(text: str) -> _Move:
     """Read one bestmove's text: a move, and optionally ``noble:N<id>`` after it."""
     words = text.split()
     if not words or len(words) > 2:
@@ -437,20 +442,21 @@ def parse_usi_move(text: str, view: PlayerView, actions: Sequence[Action]) -> Ac
             noble that does not exist here, or names none of ``actions``.
         InvalidArgumentError: for a view that SPN cannot carry.
     """
-    _check_mappable(view)
+    check_mappable(view)
     if type(text) is not str:
         raise InvalidArgumentError(f"a USI move is a str, got {type(text).__name__}")
-    return _match(_read_move(text), view, actions, text)
+    return match_move(read_move(text), view, actions, text)
 
 
-def _match(move: _Move, view: PlayerView, actions: Sequence[Action], text: str) -> Action:
+def match_move(move: _Move, view: PlayerView, actions: Sequence[Action], text: str) -> Action:
+    """The first of ``actions`` that ``move`` (read from ``text``) names, else a NotationError."""
     for action in actions:
         if _matches(move, action, view):
             return action
     raise NotationError(f"the USI move {text!r} is not one of the legal actions")
 
 
-def _needs_return(move: _Move, actions: Sequence[Action]) -> bool:
+def needs_return(move: _Move, actions: Sequence[Action]) -> bool:
     """Whether a blind reserve named without its return must still give one back."""
     if move.kind != "reserve_deck" or move.returned is not None:
         return False

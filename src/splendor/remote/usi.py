@@ -65,11 +65,11 @@ from splendor.errors import (
 )
 from splendor.remote._spn import (
     OwnBlind,
-    _check_mappable,
-    _match,
-    _needs_return,
-    _read_move,
+    check_mappable,
+    match_move,
+    needs_return,
     parse_usi_move,
+    read_move,
     spn_card_id,
     spn_noble_id,
     usi_move,
@@ -333,7 +333,7 @@ class UsiEngine:
 
     def __call__(self, view: PlayerView, actions: Sequence[Action], rng: object) -> Action:
         """Ask the engine for its move in ``view``; ``rng`` is not used."""
-        _check_mappable(view)
+        check_mappable(view)
         return self._run(self._play(view, actions))
 
     async def _play(self, view: PlayerView, actions: Sequence[Action]) -> Action:
@@ -343,17 +343,17 @@ class UsiEngine:
         self._last_turn = view.turn
         text = await self._best(view_to_spn(view, own_blind=self.own_blind))
         try:
-            move = _read_move(text)
-            if _needs_return(move, actions):
+            move = read_move(text)
+            if needs_return(move, actions):
                 assert move.tier is not None
                 after = view_to_spn(view, own_blind=self.own_blind, deck_reserve=move.tier)
                 answer = await self._best(after)
-                given_back = _read_move(answer)
+                given_back = read_move(answer)
                 if given_back.kind != "return" or given_back.tokens.total != 1:
                     raise NotationError(f"expected return:<colour> after {text!r}, got {answer!r}")
                 move = attrs.evolve(move, returned=given_back.tokens)
                 text = f"{text} then {answer}"
-            return _match(move, view, actions, text)
+            return match_move(move, view, actions, text)
         except NotationError as error:
             await self._lines.end()
             raise EngineMoveError(f"the engine's move is not legal here: {error}") from error
