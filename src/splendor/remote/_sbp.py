@@ -181,7 +181,7 @@ class AsyncEngine:
 
     def output_closed(self) -> None:
         """End the engine a little later, unless its exit comes first."""
-        if self._closing or self._fault is not None or self._transport is None:
+        if self._closing or self._fault is not None:
             return
         # The exit status comes soon, with a better message; if it does not,
         # an engine that closed its output is as good as dead.
