@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Mapping
+from typing import Final
 
 import pytest
 
@@ -19,8 +21,8 @@ from splendor.errors import (
     EngineTimeoutError,
 )
 from splendor.formats.notation import format_action
-from splendor.remote._sbp import AsyncEngine
-from splendor.remote._transport import LoopThread, MockTransport
+from splendor.remote._sbp import AsyncEngine, connect
+from splendor.remote._transport import LoopThread, MockTransport, Receiver, Transport
 from splendor.remote.codec import encode
 from splendor.remote.messages import (
     MAX_LINE,
@@ -35,6 +37,7 @@ from splendor.remote.messages import (
     Limit,
     NewGame,
     Option,
+    OptionValue,
     Position,
     ReadyOk,
     SetOption,
@@ -42,6 +45,8 @@ from splendor.remote.messages import (
 from splendor.remote.usi import UsiEngine, _UsiLines, usi_move, view_to_spn
 
 MOVER = view(new_game(2, seed=1), 0)
+# The settings of every engine over a mock: timeout, grace, limit, name.
+SETTINGS: Final = {"timeout": 1.0, "grace": 0.2, "limit": Limit(time=0.5), "name": None}
 ACTIONS = legal_actions(MOVER)
 
 
@@ -57,22 +62,43 @@ def _position(id_: int, mover: PlayerView) -> str:
 
 
 async def _connected(
-    hello: EngineHello, *, timeout: float = 1.0
+    hello: EngineHello,
+    script: list[tuple[str, list[str]]],
+    options: Mapping[str, OptionValue] | None = None,
 ) -> tuple[AsyncEngine, MockTransport]:
-    engine = AsyncEngine("mock", timeout=timeout, grace=0.2, limit=Limit(time=0.5), name=None)
-    mock = MockTransport(engine)
-    mock.expect(_line(Hello()), [_line(hello)])
-    await engine._connect(mock)
-    return engine, mock
+    """An engine connected over a mock that answers ``hello``, then plays ``script``."""
+    mocks: list[MockTransport] = []
+
+    async def make(receiver: Receiver) -> Transport:
+        mock = MockTransport(receiver)
+        mock.expect(_line(Hello()), [_line(hello)])
+        for sent, answers in script:
+            mock.expect(sent, answers)
+        mocks.append(mock)
+        return mock
+
+    engine = await connect(
+        "mock",
+        make,
+        timeout=1.0,
+        grace=0.2,
+        limit=Limit(time=0.5),
+        name=None,
+        options=options or {},
+    )
+    return engine, mocks[0]
+
+
+READY = (_line(IsReady()), [_line(ReadyOk())])
 
 
 def test_the_bot_protocol_shakes_hands_sets_options_and_plays_over_a_mock() -> None:
     async def main() -> tuple[AsyncEngine, Action, tuple[Info, ...]]:
         depth = Option("Depth", "int", 3, min=1, max=9)
-        engine, mock = await _connected(EngineHello("mock", "tests", "1", (depth,)))
-        mock.expect(_line(SetOption("Depth", 5)))
-        mock.expect(_line(IsReady()), [_line(ReadyOk())])
-        await engine.configure({"Depth": 5})
+        hello = EngineHello("mock", "tests", "1", (depth,))
+        engine, mock = await _connected(
+            hello, [(_line(SetOption("Depth", 5)), []), READY], {"Depth": 5}
+        )
         mock.expect(_line(NewGame(2, 0, Rules())))
         mock.expect(_position(1, MOVER))
         info = Info(win=(0.5, 0.5), nodes=10)
@@ -96,7 +122,7 @@ def _fault(answers: list[str | bytes], *, exit: int | None = None) -> EngineErro
     """The error of a search whose ``go`` the mock engine answers with ``answers``."""
 
     async def main() -> EngineError:
-        engine, mock = await _connected(EngineHello("mock"))
+        engine, mock = await _connected(EngineHello("mock"), [READY])
         mock.expect(_line(NewGame(2, 0, Rules())))
         mock.expect(_position(1, MOVER))
         mock.expect(_line(Go(1, Limit(time=0.2))), answers, exit=exit)
@@ -138,11 +164,15 @@ def test_no_answer_in_time_is_a_timeout() -> None:
 
 
 def test_the_mock_refuses_a_line_the_host_was_not_expected_to_write() -> None:
-    async def main() -> None:
-        engine = AsyncEngine("mock", timeout=1.0, grace=0.2, limit=Limit(time=0.5), name=None)
-        mock = MockTransport(engine)
+    async def make(receiver: Receiver) -> Transport:
+        mock = MockTransport(receiver)
         mock.expect(_line(IsReady()))
-        await engine._connect(mock)
+        return mock
+
+    async def main() -> None:
+        await connect(
+            "mock", make, timeout=1.0, grace=0.2, limit=Limit(time=0.5), name=None, options={}
+        )
 
     with pytest.raises(AssertionError, match="not the expected"):
         asyncio.run(main())

@@ -15,7 +15,7 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType, TracebackType
 from typing import Final, Literal
 
@@ -36,7 +36,7 @@ from splendor.errors import (
     SplendorError,
 )
 from splendor.formats.notation import format_action, parse_action
-from splendor.remote._transport import Transport
+from splendor.remote._transport import Receiver, Transport
 from splendor.remote.codec import decode_engine, encode
 from splendor.remote.messages import (
     MAX_LINE,
@@ -62,7 +62,7 @@ from splendor.remote.messages import (
     Stop,
 )
 
-__all__ = ["Analysis", "AsyncEngine", "EngineId", "PlayResult"]
+__all__ = ["Analysis", "AsyncEngine", "EngineId", "PlayResult", "connect"]
 
 # The most info lines kept for one search (the last ones).
 _MAX_INFO: Final = 10_000
@@ -562,3 +562,30 @@ class AsyncEngine:
 
     def __repr__(self) -> str:
         return f"<AsyncEngine {self.name!r} pid={self.pid}>"
+
+
+async def connect(
+    default_name: str,
+    transport: Callable[[Receiver], Awaitable[Transport]],
+    *,
+    timeout: float,
+    grace: float,
+    limit: Limit,
+    name: str | None,
+    options: Mapping[str, OptionValue],
+) -> AsyncEngine:
+    """An engine ready to play over the transport that ``transport(engine)`` makes.
+
+    It shakes hands and sets ``options``; the arguments are checked ones
+    (see :func:`.open_engine_async`), and ``default_name`` names the engine
+    until its ``hello`` does. On any failure, the engine is ended (killed
+    and reaped) before the error is raised.
+    """
+    engine = AsyncEngine(default_name, timeout=timeout, grace=grace, limit=limit, name=name)
+    try:
+        await engine._connect(await transport(engine))
+        await engine.configure(options)
+    except BaseException:
+        await engine._shut()
+        raise
+    return engine

@@ -48,11 +48,13 @@ from splendor.core.actions import Action
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
-from splendor.remote._sbp import Analysis, AsyncEngine, EngineId, PlayResult
+from splendor.remote._sbp import Analysis, AsyncEngine, EngineId, PlayResult, connect
 from splendor.remote._transport import (
     STDERR_TAIL,
     LoopThread,
     ProcessTransport,
+    Receiver,
+    Transport,
     abandon,
     check_seconds,
     command_argv,
@@ -116,16 +118,19 @@ async def open_engine_async(
         raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
     if name is not None and (not isinstance(name, str) or not name):
         raise InvalidArgumentError(f"name must be a non-empty str or None, got {name!r}")
-    engine = AsyncEngine(
-        os.path.basename(argv[0]), timeout=timeout, grace=grace, limit=limit, name=name
+
+    async def process(receiver: Receiver) -> Transport:
+        return await ProcessTransport.start(argv, receiver, cwd=cwd, env=env)
+
+    return await connect(
+        os.path.basename(argv[0]),
+        process,
+        timeout=timeout,
+        grace=grace,
+        limit=limit,
+        name=name,
+        options=options or {},
     )
-    try:
-        await engine._connect(await ProcessTransport.start(argv, engine, cwd=cwd, env=env))
-        await engine.configure(options or {})
-    except BaseException:
-        await engine._shut()
-        raise
-    return engine
 
 
 class Engine:
@@ -141,7 +146,7 @@ class Engine:
     def __init__(self, core: AsyncEngine, loop: LoopThread) -> None:
         self._core = core
         self._loop = loop
-        self._finalizer = weakref.finalize(self, abandon, loop, core.pid, core._shut)
+        self._finalizer = weakref.finalize(self, abandon, loop, core.pid, core.aclose)
 
     @property
     def id(self) -> EngineId:
