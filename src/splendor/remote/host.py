@@ -28,6 +28,10 @@ The host never trusts the engine:
   it) on close, on a fault, when the :class:`Engine` is garbage-collected and
   at interpreter exit. No process is left behind, and none as a zombie.
 
+The process (its lines and their bound, its standard error, its process
+group) is one transport that :mod:`splendor.remote.usi` shares; the
+protocol's logic runs over it, and over scripted exchanges in tests.
+
 Every line sent and received is logged at the ``DEBUG`` level on the logger
 ``splendor.remote`` (``>`` to the engine, ``<`` from it); an engine's
 ``error`` lines are logged as warnings.
