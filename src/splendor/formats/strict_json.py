@@ -1,6 +1,6 @@
 """Strict JSON text: the one reader of the library's JSON documents and protocol lines.
 
-:func:`read_json` reads what :func:`json.loads` reads, except what JSON does
+:func:`read_json` reads what ``json.loads`` reads, except what JSON does
 not allow or a reader could take two ways: ``NaN``, ``Infinity`` and
 ``-Infinity``, and an object that names a key twice. Both
 :func:`splendor.formats.serialization.from_json` (documents) and
@@ -25,7 +25,7 @@ __all__ = ["MalformedJsonError", "read_json"]
 
 
 class MalformedJsonError(SplendorError, ValueError):
-    """Text that is not strict JSON; the message says where, as :mod:`json` does."""
+    """Text that is not strict JSON; the message says where, as ``json`` does."""
 
 
 class _Refused(ValueError):
@@ -54,7 +54,7 @@ def read_json(text: str | bytes | bytearray) -> object:
     Raises:
         MalformedJsonError: for text that is not JSON, ``NaN`` or an
             infinity, a key named twice in an object, or values nested too
-            deep to read. The error of :mod:`json` (or the ``RecursionError``)
+            deep to read. The error of ``json`` (or the ``RecursionError``)
             is chained as ``__cause__``.
     """
     try:

@@ -52,9 +52,9 @@ from splendor.core.actions import Action
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
+from splendor.remote import _transport
 from splendor.remote._sbp import Analysis, AsyncEngine, EngineId, PlayResult, connect
 from splendor.remote._transport import (
-    STDERR_TAIL,
     LoopThread,
     ProcessTransport,
     Receiver,
@@ -88,6 +88,8 @@ DEFAULT_TIMEOUT: Final = 10.0
 #: The limit of a move made through the bot protocol (``engine(view, actions, rng)``)
 #: unless :func:`open_engine` is told otherwise.
 DEFAULT_LIMIT: Final = Limit(time=1.0)
+#: The bytes of an engine's standard error kept (the last ones).
+STDERR_TAIL: Final = _transport.STDERR_TAIL
 
 
 async def open_engine_async(
