@@ -30,7 +30,8 @@ import splendor
 from splendor import RandomBot, legal_actions, new_game, play_game, view
 from splendor.formats.notation import format_action
 from splendor.remote import Engine, Limit, open_engine
-from splendor.remote.messages import Position, decode_host, encode
+from splendor.remote.codec import decode_host, encode
+from splendor.remote.messages import Position
 
 
 def _children_cpu() -> float:

@@ -13,6 +13,7 @@ from splendor import Rules, new_game, view
 from splendor.core.components import CARDS
 from splendor.errors import InvalidArgumentError, ProtocolError
 from splendor.formats.notation import format_action
+from splendor.remote.codec import decode_engine, decode_host, encode
 from splendor.remote.messages import (
     MAX_LINE,
     BestMove,
@@ -33,9 +34,6 @@ from splendor.remote.messages import (
     ReadyOk,
     SetOption,
     Stop,
-    decode_engine,
-    decode_host,
-    encode,
 )
 from splendor.schema import protocol_schema
 

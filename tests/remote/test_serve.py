@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import attrs
 
 from splendor import Action, GreedyBot, PlayerView, Rules
+from splendor.remote.codec import decode_engine, encode
 from splendor.remote.messages import (
     MAX_LINE,
     BestMove,
@@ -27,8 +28,6 @@ from splendor.remote.messages import (
     ReadyOk,
     SetOption,
     Stop,
-    decode_engine,
-    encode,
 )
 from splendor.remote.serve import serve
 

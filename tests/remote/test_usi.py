@@ -289,7 +289,7 @@ def test_an_engine_plays_whole_games_against_the_greedy_bot() -> None:
         assert set(engine.options) == {"Style", "Fault"}
         for seat in (0, 1):
             _play(engine, seed=seat, seat=seat)
-    assert engine._process.popen.poll() == 0
+    assert engine.returncode == 0
 
 
 def test_a_blind_reserve_over_the_limit_gets_its_return_in_a_second_question() -> None:
@@ -318,7 +318,7 @@ def test_a_faulty_engine_raises_and_is_ended(fault: str, error: type[Exception])
     with pytest.raises(error):
         engine(mover, legal_actions(mover), random.Random(0))
     assert time.monotonic() - started < 5
-    assert engine._process.popen.poll() is not None
+    assert engine.returncode is not None
     engine.close()
 
 

@@ -81,10 +81,10 @@ from splendor.formats._strict_json import (
     kind,
     noted,
     number,
-    quoted,
     shown,
 )
 from splendor.formats.record import Annotation, Forfeit, GameRecord
+from splendor.formats.strict_json import MalformedJsonError, read_json
 from splendor.schema import FORMAT_VERSION, RECORD_FORMAT_VERSION, RECORD_FORMATS
 
 __all__ = [
@@ -544,21 +544,6 @@ def to_json(value: object, *, indent: int | None = None) -> str:
         ) from error
 
 
-def _object_without_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise Invalid(f"duplicate key {quoted(key)} in an object")
-            seen.add(key)
-    return result
-
-
-def _no_constant(name: str) -> object:
-    raise Invalid(f"{name} is not valid JSON")
-
-
 @overload
 def from_json(text: str | bytes | bytearray, cls: UnionType) -> Action: ...
 @overload
@@ -631,10 +616,8 @@ def from_json(text: str | bytes | bytearray, cls: type[_T] | UnionType) -> _T | 
             [f"the document is {len(text):,} long, more than the {MAX_DOCUMENT_SIZE:,} read @ $"],
         )
     try:
-        data = json.loads(
-            text, object_pairs_hook=_object_without_duplicates, parse_constant=_no_constant
-        )
-    except (ValueError, RecursionError) as error:
+        data = read_json(text)
+    except MalformedJsonError as error:
         raise SerializationError(what, [f"malformed JSON: {_short(error)} @ $"]) from error
     converter = _converter()
     try:

@@ -6,9 +6,10 @@ on its standard input and output (see the docs' protocol page).
 :func:`~splendor.remote.host.open_engine_async`) starts one and returns an
 :class:`~splendor.remote.host.Engine`, a bot usable wherever a bot is;
 :func:`~splendor.remote.serve.serve` turns any bot into an engine
-(``splendor engine SPEC`` on the command line). The messages and their
-lines are in :mod:`splendor.remote.messages`; the constants (the longest
-line, the grace of a move) stay in their modules.
+(``splendor engine SPEC`` on the command line). The messages are in
+:mod:`splendor.remote.messages` and their lines in
+:mod:`splendor.remote.codec`; the constants (the longest line, the grace
+of a move) stay in their modules.
 :func:`~splendor.remote.usi.open_usi_engine` plays an engine of csplendor's
 USI-like protocol (:mod:`splendor.remote.usi`).
 

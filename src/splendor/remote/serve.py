@@ -37,6 +37,7 @@ from splendor.core.actions import Action
 from splendor.core.views import PlayerView
 from splendor.errors import ProtocolError, SplendorError
 from splendor.formats.notation import format_action, format_line
+from splendor.remote.codec import decode_host, encode
 from splendor.remote.messages import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -57,8 +58,6 @@ from splendor.remote.messages import (
     ReadyOk,
     SetOption,
     Stop,
-    decode_host,
-    encode,
 )
 
 __all__ = ["SEED_OPTION", "Analyser", "AnalyserResult", "serve"]
