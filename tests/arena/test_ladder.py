@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from splendor import InvalidArgumentError
-from splendor.arena import ladder as ladder_module
+from splendor.arena import _ladder_play
 from splendor.arena.ladder import FORMAT_VERSION, MAX_ENTRANTS, Ladder, LadderError, LadderGame
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
@@ -193,10 +193,10 @@ def test_a_game_interrupted_midway_is_replayed_from_its_scheduled_seed(
         return real(bots, **kwargs)  # type: ignore[arg-type]  # the referee's own keywords
 
     path = tmp_path / "cut.sqlite"
-    monkeypatch.setattr(ladder_module, "referee_game", interrupted)
+    monkeypatch.setattr(_ladder_play, "referee_game", interrupted)
     with make(path, specs) as cut, pytest.raises(KeyboardInterrupt):
         cut.play(5)
-    monkeypatch.setattr(ladder_module, "referee_game", real)
+    monkeypatch.setattr(_ladder_play, "referee_game", real)
     with Ladder(path) as cut:
         assert len(cut.games()) == 3
         (left,) = cut.games(finished=False)
