@@ -1,9 +1,9 @@
-"""The ladder's storage: its SQLite file, its tables and their rows.
+"""The ladder's storage: its SQLite file and its tables.
 
 :class:`LadderFile` is the one place that reads and writes a ladder's file;
 every error of the database (locked too long, a full disk...) leaves it as
-a :class:`LadderError`. The rows come out as :class:`Entrant` and
-:class:`LadderGame` values.
+a :class:`~splendor.arena._ladder_rows.LadderError`. The rows come out as
+the values of :mod:`splendor.arena._ladder_rows`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import datetime
 import json
 import os
 import sqlite3
-import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,31 +19,20 @@ from typing import Final
 
 import attrs
 
+from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, game_of_row, int_of
 from splendor.arena.runs import check_players
 from splendor.core.rules import MIN_PLAYERS
-from splendor.errors import InvalidArgumentError, SplendorError
-from splendor.formats.record import MAX_SEED, Forfeit, GameRecord
+from splendor.errors import InvalidArgumentError
+from splendor.formats.record import MAX_SEED, GameRecord
 from splendor.formats.serialization import from_json, to_json
 
-__all__ = [
-    "FORMAT",
-    "FORMAT_VERSION",
-    "MAX_ENTRANTS",
-    "MAX_NAME",
-    "Entrant",
-    "LadderError",
-    "LadderFile",
-    "LadderGame",
-    "check_name",
-]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_ENTRANTS", "LadderFile"]
 
-#: What the ``format`` entry of a ladder file says.
+# What the ``format`` entry of a ladder file says.
 FORMAT: Final = "splendor-ladder"
-#: The version of the ladder file's tables this module writes and reads.
+# The version of the ladder file's tables this module writes and reads.
 FORMAT_VERSION: Final = 1
-#: The longest name of an entrant, in characters.
-MAX_NAME: Final = 40
-#: The most entrants a ladder takes (its ratings are refitted before every deal).
+# The most entrants a ladder takes (its ratings are refitted before every deal).
 MAX_ENTRANTS: Final = 64
 # The largest magnitude of a ladder's seed: every deal's seed must fit a record.
 _MAX_LADDER_SEED: Final = MAX_SEED // 1_000_003 - 1
@@ -75,86 +63,15 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_pending ON games (id) WHERE record IS NULL;
 """
 
-# The columns of a game, in the order _game reads them.
+# The columns of a game, in the order game_of_row reads them.
 _GAME_COLUMNS: Final = (
     "id, deal, seed, seats, record IS NOT NULL, winners, points, cards, turns, "
     "forfeit_seat, forfeit_reason, forfeit_detail"
 )
 
 
-class LadderError(SplendorError):
-    """A ladder file that cannot be used, or a request the ladder cannot carry out.
-
-    Raised for a file that is not a ladder (or is damaged, or of a newer
-    version), a missing ladder, a duplicate or malformed entrant name, too
-    few entrants to play, or settings that contradict the file's own.
-    """
-
-
-@attrs.frozen
-class Entrant:
-    """One entrant of a ladder.
-
-    Attributes:
-        name: its name, unique in the ladder.
-        spec: its bot spec (see :func:`splendor.players.bots.load_bot`).
-        added: when it was added, as an ISO 8601 UTC time.
-    """
-
-    name: str
-    spec: str
-    added: str
-
-
-@attrs.frozen
-class LadderGame:
-    """One game of a ladder, finished or scheduled.
-
-    Attributes:
-        id: the game's number in the ladder (the order it was scheduled in).
-        deal: the number of the deal it belongs to.
-        seed: the seed it is (or was) played with.
-        seats: the entrant's name at each seat.
-        finished: whether it has been played; the fields below are empty
-            until then.
-        winners: the winning seats (every seat but the forfeiting one
-            after a forfeit; ``()`` for a game stopped unfinished at the
-            bound on turns).
-        points: the prestige points of each seat at the end.
-        cards: the number of cards each seat bought.
-        turns: the turns played.
-        forfeit: the forfeit that ended the game, if one did: the seat, the
-            reason (``"timeout"``, ``"illegal-move"``, ``"protocol"`` or
-            ``"crash"``) and what happened.
-    """
-
-    id: int
-    deal: int
-    seed: int
-    seats: tuple[str, ...]
-    finished: bool = False
-    winners: tuple[int, ...] = ()
-    points: tuple[int, ...] = ()
-    cards: tuple[int, ...] = ()
-    turns: int = 0
-    forfeit: Forfeit | None = None
-
-
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-def check_name(name: object) -> str:
-    """``name`` if it can name an entrant, else the :class:`LadderError` that says why."""
-    if not isinstance(name, str):
-        raise LadderError(f"an entrant's name is a str, got {type(name).__name__}")
-    if not 1 <= len(name) <= MAX_NAME or name != name.strip():
-        raise LadderError(
-            f"an entrant's name is 1 to {MAX_NAME} characters without spaces around, got {name!r}"
-        )
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise LadderError(f"an entrant's name is printable text, got {name!r}")
-    return name
 
 
 class LadderFile:
@@ -311,7 +228,7 @@ class LadderFile:
         if self._rows("SELECT 1 FROM entrants WHERE name = ?", (name,)):
             raise LadderError(f"the ladder already has an entrant named {name!r}")
         ((count,),) = self._rows("SELECT COUNT(*) FROM entrants")
-        if _int(count) >= MAX_ENTRANTS:
+        if int_of(count) >= MAX_ENTRANTS:
             raise LadderError(f"a ladder takes at most {MAX_ENTRANTS} entrants")
 
     def entrants(self) -> tuple[Entrant, ...]:
@@ -325,7 +242,7 @@ class LadderFile:
         """The games in order: finished (``True``), scheduled (``False``) or all (``None``)."""
         where = {True: "WHERE record IS NOT NULL", False: "WHERE record IS NULL", None: ""}
         rows = self._rows(f"SELECT {_GAME_COLUMNS} FROM games {where[finished]} ORDER BY id")
-        return tuple(_game(row) for row in rows)
+        return tuple(game_of_row(row) for row in rows)
 
     def record(self, game: int) -> GameRecord:
         """The record of finished game number ``game``.
@@ -341,7 +258,7 @@ class LadderFile:
     def next_deal(self) -> int:
         """The number of the next deal: one more than the last scheduled."""
         ((deal,),) = self._rows("SELECT COALESCE(MAX(deal) + 1, 0) FROM games")
-        return _int(deal)
+        return int_of(deal)
 
     def schedule(self, deal: int, seed: int, tables: Sequence[Sequence[str]]) -> None:
         """Write the games of a deal as scheduled: one per table of names, by seat.
@@ -392,43 +309,3 @@ class LadderFile:
                 ),
             )
         return done if cursor.rowcount == 1 else None
-
-
-def _game(row: tuple[object, ...]) -> LadderGame:
-    """A row of the ``games`` table as a :class:`LadderGame`."""
-    game_id, deal, seed, seats, finished, winners, points, cards, turns, seat, reason, detail = row
-    try:
-        game = LadderGame(_int(game_id), _int(deal), _int(seed), _names(seats))
-        if not finished:
-            return game
-        return attrs.evolve(
-            game,
-            finished=True,
-            winners=_ints(winners),
-            points=_ints(points),
-            cards=_ints(cards),
-            turns=_int(turns),
-            forfeit=None if seat is None else Forfeit(_int(seat), str(reason), str(detail or "")),
-        )
-    except (TypeError, ValueError):
-        raise LadderError(f"game {game_id!r} of the ladder is damaged") from None
-
-
-def _int(value: object) -> int:
-    if type(value) is not int:
-        raise TypeError(value)
-    return value
-
-
-def _ints(text: object) -> tuple[int, ...]:
-    values = json.loads(str(text))
-    if not isinstance(values, list):
-        raise TypeError(values)
-    return tuple(_int(value) for value in values)
-
-
-def _names(text: object) -> tuple[str, ...]:
-    values = json.loads(str(text))
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise TypeError(values)
-    return tuple(values)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from splendor.arena._ladder_file import LadderFile, LadderGame
+from splendor.arena._ladder_file import LadderFile
+from splendor.arena._ladder_rows import LadderGame
 from splendor.arena._ladder_schedule import next_game
 from splendor.arena.referee import TimeControl, referee_game
 from splendor.errors import InvalidArgumentError

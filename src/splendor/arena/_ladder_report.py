@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from splendor.arena._ladder_file import LadderError, LadderGame
+from splendor.arena._ladder_rows import LadderError, LadderGame
 from splendor.arena._ladder_standings import Standing
 from splendor.arena.tournament import plot_ratings
 

@@ -15,7 +15,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from splendor.arena._ladder_file import LadderError, LadderFile, LadderGame
+from splendor.arena._ladder_file import LadderFile
+from splendor.arena._ladder_rows import LadderError, LadderGame
 from splendor.arena._ladder_standings import Standing, standings
 from splendor.arena.referee import fair_schedule
 from splendor.arena.runs import game_seed

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor.arena._ladder_file import Entrant, LadderGame
+from splendor.arena._ladder_rows import Entrant, LadderGame
 from splendor.arena.ratings import GameResult, rate, rate_skill
 
 __all__ = ["Standing", "standings"]

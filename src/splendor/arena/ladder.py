@@ -41,20 +41,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import Final
 
-from splendor.arena._ladder_file import (
-    FORMAT,
-    FORMAT_VERSION,
-    MAX_ENTRANTS,
-    MAX_NAME,
-    Entrant,
-    LadderError,
-    LadderFile,
-    LadderGame,
-    check_name,
-)
+from splendor.arena import _ladder_file, _ladder_rows
+from splendor.arena._ladder_file import LadderFile
 from splendor.arena._ladder_play import close_bot, play_games
 from splendor.arena._ladder_report import ladder_html, ladder_svg
+from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, check_name
 from splendor.arena._ladder_standings import Standing, standings
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
@@ -71,6 +64,15 @@ __all__ = [
     "LadderGame",
     "Standing",
 ]
+
+#: What the ``format`` entry of a ladder file says.
+FORMAT: Final = _ladder_file.FORMAT
+#: The version of the ladder file's tables this module writes and reads.
+FORMAT_VERSION: Final = _ladder_file.FORMAT_VERSION
+#: The longest name of an entrant, in characters.
+MAX_NAME: Final = _ladder_rows.MAX_NAME
+#: The most entrants a ladder takes (its ratings are refitted before every deal).
+MAX_ENTRANTS: Final = _ladder_file.MAX_ENTRANTS
 
 
 class Ladder:
