@@ -2,8 +2,8 @@
 
 :class:`LadderFile` is the one place that reads and writes a ladder's file;
 every error of the database (locked too long, a full disk...) leaves it as
-a :class:`~splendor.arena._ladder_rows.LadderError`. The rows come out as
-the values of :mod:`splendor.arena._ladder_rows`.
+a :class:`~splendor.arena.ladder.LadderError`. The rows come out as the
+values of ``_ladder_rows``.
 """
 
 from __future__ import annotations

@@ -621,13 +621,15 @@ def _evaluate(
     return attrs.evolve(found, win=_checked_win(found.win, players, analyser.name))
 
 
-# The colours of the seats' lines, and the marks of the judgements.
+# The colours of the seats' lines, and the marks of the judgements (fill and radius),
+# in the legend in the order of JUDGEMENTS.
 _SEAT_COLOURS: Final = ("#3366cc", "#2a9d55", "#8e44ad", "#8d6e3f")
-_MARKS: Final = (
-    MarkStyle("blunder", "#d62728", 6),
-    MarkStyle("mistake", "#ff8c00", 5),
-    MarkStyle("inaccuracy", "#f2c500", 4),
-)
+_MARK_LOOKS: Final = {
+    "blunder": ("#d62728", 6),
+    "mistake": ("#ff8c00", 5),
+    "inaccuracy": ("#f2c500", 4),
+}
+_MARKS: Final = tuple(MarkStyle(name, *_MARK_LOOKS[name]) for name in JUDGEMENTS)
 
 
 def _chart(analysis: GameAnalysis) -> str:
