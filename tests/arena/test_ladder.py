@@ -16,8 +16,16 @@ from pathlib import Path
 import pytest
 
 from splendor import InvalidArgumentError
-from splendor.arena import ladder as ladder_module
-from splendor.arena.ladder import FORMAT_VERSION, MAX_ENTRANTS, Ladder, LadderError, LadderGame
+from splendor.arena import _ladder_play
+from splendor.arena._ladder_schedule import choose_table, uncertainty
+from splendor.arena.ladder import (
+    FORMAT_VERSION,
+    MAX_ENTRANTS,
+    Ladder,
+    LadderError,
+    LadderGame,
+    Standing,
+)
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
 from splendor.arena.runs import game_seed
@@ -161,6 +169,36 @@ def test_the_least_met_table_is_chosen_among_equally_uncertain_ones(tmp_path: Pa
     assert len({frozenset(game.seats) for game in games}) == 3
 
 
+def _standing(name: str, rating: float, width: float) -> Standing:
+    return Standing(name, "random", rating, rating - width / 2, rating + width / 2, 0, 0.0, 0)
+
+
+def test_a_two_player_game_whose_result_is_all_but_known_tells_little() -> None:
+    even = [_standing("a", 1500.0, 200.0), _standing("b", 1500.0, 200.0)]
+    lopsided = [_standing("a", 1900.0, 200.0), _standing("b", 1500.0, 200.0)]
+    assert uncertainty(even, 2) == pytest.approx(400.0)
+    assert uncertainty(lopsided, 2) < uncertainty(even, 2) / 2
+    # For 3 or 4 players the widths are summed as they are.
+    assert uncertainty([*lopsided, _standing("c", 1000.0, 100.0)], 3) == pytest.approx(500.0)
+
+
+def test_the_widest_table_is_chosen_then_the_least_met_then_by_the_seed() -> None:
+    names = ["a", "b", "c", "d"]
+    ranked = [_standing("a", 1500.0, 300.0)] + [_standing(n, 1500.0, 100.0) for n in "bcd"]
+    # "a" is the least certain: it plays, against the one it has met least.
+    met = [("a", "b"), ("b", "a"), ("c", "a")]
+    assert choose_table(names, ranked, met, 2, seed=0) == ["a", "d"]
+    # Equally uncertain and equally met: the seed draws, and the same seed draws the same.
+    even = [_standing(n, 1500.0, 100.0) for n in names]
+    draws = {tuple(choose_table(names, even, [], 2, seed)) for seed in range(20)}
+    assert len(draws) > 1
+    assert all(
+        choose_table(names, even, [], 2, 7) == choose_table(names, even, [], 2, 7) for _ in range(3)
+    )
+    # A table lists its entrants in the order they were added.
+    assert all(list(table) == sorted(table, key=names.index) for table in draws)
+
+
 def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:
     with make(tmp_path / "l.sqlite", ["greedy", "random", "ismcts:iterations=3,seed=1"]) as ladder:
         games = ladder.play(6)
@@ -193,10 +231,10 @@ def test_a_game_interrupted_midway_is_replayed_from_its_scheduled_seed(
         return real(bots, **kwargs)  # type: ignore[arg-type]  # the referee's own keywords
 
     path = tmp_path / "cut.sqlite"
-    monkeypatch.setattr(ladder_module, "referee_game", interrupted)
+    monkeypatch.setattr(_ladder_play, "referee_game", interrupted)
     with make(path, specs) as cut, pytest.raises(KeyboardInterrupt):
         cut.play(5)
-    monkeypatch.setattr(ladder_module, "referee_game", real)
+    monkeypatch.setattr(_ladder_play, "referee_game", real)
     with Ladder(path) as cut:
         assert len(cut.games()) == 3
         (left,) = cut.games(finished=False)

@@ -57,6 +57,7 @@ from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
+from splendor.draw.charts import Mark, MarkStyle, Series, line_chart
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
 from splendor.formats.notation import format_action, format_line
@@ -620,111 +621,40 @@ def _evaluate(
     return attrs.evolve(found, win=_checked_win(found.win, players, analyser.name))
 
 
-# The colours of the seats' lines, and of the marks of each judgement.
+# The colours of the seats' lines, and the marks of the judgements (fill and radius),
+# in the legend in the order of JUDGEMENTS.
 _SEAT_COLOURS: Final = ("#3366cc", "#2a9d55", "#8e44ad", "#8d6e3f")
-_MARKS: Final = {
-    "blunder": ("#d62728", 6.0),
-    "mistake": ("#ff8c00", 5.0),
-    "inaccuracy": ("#f2c500", 4.0),
+_MARK_LOOKS: Final = {
+    "blunder": ("#d62728", 6),
+    "mistake": ("#ff8c00", 5),
+    "inaccuracy": ("#f2c500", 4),
 }
+_MARKS: Final = tuple(MarkStyle(name, *_MARK_LOOKS[name]) for name in JUDGEMENTS)
 
 
 def _chart(analysis: GameAnalysis) -> str:
+    """The chart of :meth:`GameAnalysis.render_svg`."""
     names = analysis.names
     positions = analysis.positions
-    moves = len(positions) - 1
-    left, top, plot_width, plot_height = 56, 44, 560, 240
-    legend = 16 + 8 * max(len("inaccuracy"), *(len(name) for name in names)) + 30
-    width = left + plot_width + 20 + legend
-    height = top + plot_height + 50
-
-    def x(position: int) -> float:
-        return left + plot_width * position / max(moves, 1)
-
-    def y(chance: float) -> float:
-        return top + plot_height * (1.0 - chance)
-
-    title = (
-        f"Chances of winning, move by move ({analysis.record.players} players, "
-        f"seed {analysis.record.seed})"
+    record = analysis.record
+    return line_chart(
+        [
+            Series(name, tuple(win[seat] for win in positions), _SEAT_COLOURS[seat])
+            for seat, name in enumerate(names)
+        ],
+        title=f"Chances of winning, move by move ({record.players} players, seed {record.seed})",
+        x_label="moves played",
+        styles=_MARKS,
+        marks=[
+            Mark(
+                m.seat,
+                m.turn + 1,
+                m.judgement,
+                f"{m.turn + 1}. {names[m.seat]} {m.played}: {m.comment}",
+            )
+            for m in analysis.moves
+            if m.judgement is not None
+        ],
+        series_name="seat",
+        step_name="move",
     )
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
-        f"<title>{escape(title)}</title>",
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{left + plot_width / 2:.1f}" y="22" text-anchor="middle" '
-        f'font-weight="bold" font-size="13">{escape(title)}</text>',
-    ]
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        py = y(tick)
-        stroke = "#999" if tick == 0.5 else "#ddd"
-        parts.append(
-            f'<line x1="{left}" y1="{py:.1f}" x2="{left + plot_width}" y2="{py:.1f}" '
-            f'stroke="{stroke}"/>'
-        )
-        parts.append(
-            f'<text x="{left - 6}" y="{py + 4:.1f}" text-anchor="end" fill="#555">'
-            f"{100 * tick:.0f}%</text>"
-        )
-    step = _move_step(moves)
-    for tick in range(0, moves + 1, step):
-        px = x(tick)
-        parts.append(
-            f'<line x1="{px:.1f}" y1="{top + plot_height}" x2="{px:.1f}" '
-            f'y2="{top + plot_height + 4}" stroke="#555"/>'
-        )
-        parts.append(
-            f'<text x="{px:.1f}" y="{top + plot_height + 17}" text-anchor="middle" '
-            f'fill="#555">{tick}</text>'
-        )
-    parts.append(
-        f'<text x="{left + plot_width / 2:.1f}" y="{top + plot_height + 36}" '
-        'text-anchor="middle" fill="#333">moves played</text>'
-    )
-    for seat, name in enumerate(names):
-        colour = _SEAT_COLOURS[seat]
-        points = " ".join(f"{x(k):.1f},{y(win[seat]):.1f}" for k, win in enumerate(positions))
-        parts.append(
-            f'<polyline class="seat" data-seat="{seat}" fill="none" stroke="{colour}" '
-            f'stroke-width="2" points="{points}"><title>{escape(name)}</title></polyline>'
-        )
-    for m in analysis.moves:
-        if m.judgement is None:
-            continue
-        fill, radius = _MARKS[m.judgement]
-        tip = f"{m.turn + 1}. {names[m.seat]} {m.played}: {m.comment}"
-        parts.append(
-            f'<circle class="{m.judgement}" data-move="{m.turn + 1}" data-seat="{m.seat}" '
-            f'cx="{x(m.turn + 1):.1f}" cy="{y(positions[m.turn + 1][m.seat]):.1f}" r="{radius:g}" '
-            f'fill="{fill}" stroke="black" stroke-width="0.8">'
-            f"<title>{escape(tip)}</title></circle>"
-        )
-    lx = left + plot_width + 20
-    ly = top + 6
-    for seat, name in enumerate(names):
-        parts.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" '
-            f'stroke="{_SEAT_COLOURS[seat]}" stroke-width="2"/>'
-        )
-        parts.append(f'<text x="{lx + 24}" y="{ly + 4}">{escape(name)}</text>')
-        ly += 20
-    ly += 8
-    for judgement in JUDGEMENTS:
-        fill, radius = _MARKS[judgement]
-        parts.append(
-            f'<circle cx="{lx + 9}" cy="{ly}" r="{radius:g}" fill="{fill}" '
-            'stroke="black" stroke-width="0.8"/>'
-        )
-        parts.append(f'<text x="{lx + 24}" y="{ly + 4}">{judgement}</text>')
-        ly += 20
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def _move_step(moves: int) -> int:
-    """A step between the labelled moves: 1, 2, 5, 10, 20... for at most about 12 labels."""
-    for step in (1, 2, 5, 10, 20, 50, 100, 200, 500):
-        if moves / step <= 12:
-            return step
-    return 1000

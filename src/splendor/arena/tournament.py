@@ -33,7 +33,6 @@ as everywhere else.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
@@ -44,8 +43,8 @@ from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
 from splendor.arena.runs import check_players, kernel_plays
+from splendor.draw.charts import Interval, interval_chart
 from splendor.errors import InvalidArgumentError
-from splendor.formats._xml import escape
 from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     ENGINE_PREFIX,
@@ -197,7 +196,7 @@ class TournamentResult:
 
     def render_svg(self) -> str:
         """A plot of the ratings with their 95% intervals, as an SVG document."""
-        return _plot(self.ratings, self.players, len(self.games))
+        return plot_ratings(self.ratings, players=self.players, games=len(self.games))
 
 
 class RatedEntrant(Protocol):
@@ -237,71 +236,10 @@ def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -
     >>> plot.startswith("<svg"), "(0 games, 2 players)" in plot
     (True, True)
     """
-    return _plot(ratings, players, games)
-
-
-def _plot(ratings: Sequence[RatedEntrant], players: int, games: int) -> str:
-    label_width = 8 * max(len(r.name) for r in ratings) + 20
-    plot_width = 420
-    row = 28
-    top = 40
-    height = top + row * len(ratings) + 40
-    width = label_width + plot_width + 30
-    low = min(r.low for r in ratings)
-    high = max(r.high for r in ratings)
-    step = _tick_step(high - low)
-    start = math.floor(low / step) * step
-    stop = math.ceil(high / step) * step
-    if stop == start:
-        stop = start + step
-
-    def x(value: float) -> float:
-        return label_width + plot_width * (value - start) / (stop - start)
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-weight="bold">'
-        f"Ratings with 95% intervals ({games} games, {players} players)</text>",
-    ]
-    axis = top + row * len(ratings) + 6
-    tick = start
-    while tick <= stop + step / 2:
-        px = x(tick)
-        parts.append(
-            f'<line x1="{px:.1f}" y1="{top - 6}" x2="{px:.1f}" y2="{axis}" stroke="#ddd"/>'
-        )
-        parts.append(
-            f'<text x="{px:.1f}" y="{axis + 16}" text-anchor="middle" fill="#555">{tick:.0f}</text>'
-        )
-        tick += step
-    for k, r in enumerate(ratings):
-        y = top + row * k + row / 2
-        parts.append(
-            f'<text x="{label_width - 10}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{escape(r.name)}</text>"
-        )
-        parts.append(
-            f'<line x1="{x(r.low):.1f}" y1="{y:.1f}" x2="{x(r.high):.1f}" y2="{y:.1f}" '
-            'stroke="#36c" stroke-width="2"/>'
-        )
-        parts.append(f'<circle cx="{x(r.rating):.1f}" cy="{y:.1f}" r="5" fill="#36c"/>')
-        parts.append(
-            f'<text x="{x(r.rating):.1f}" y="{y - 8:.1f}" text-anchor="middle" '
-            f'font-size="11" fill="#333">{r.rating:.0f}</text>'
-        )
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def _tick_step(span: float) -> float:
-    raw = max(span, 1.0) / 6
-    power = 10 ** math.floor(math.log10(raw))
-    for multiple in (1, 2, 5, 10):
-        if raw <= multiple * power:
-            return float(multiple * power)
-    return float(10 * power)
+    return interval_chart(
+        [Interval(r.name, r.rating, r.low, r.high) for r in ratings],
+        title=f"Ratings with 95% intervals ({games} games, {players} players)",
+    )
 
 
 # One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns,
