@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from splendor.core._count_tuples import as_counts
 from splendor.core.gems import Tokens
 
+__all__ = ["describe", "plural"]
+
 
 def describe(counts: Sequence[int]) -> str:
     """Counts as text for messages: ``2R 1Y`` as :class:`Tokens` prints them, or ``nothing``.
