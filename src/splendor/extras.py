@@ -31,7 +31,7 @@ _SHELL_SPECIAL = frozenset('"$`\\!')
 
 
 def require(module: str, extra: str, feature: str) -> ModuleType:
-    """Import ``module``, or raise :class:`MissingExtraError` naming ``extra``.
+    """Import ``module``, or raise :class:`~splendor.errors.MissingExtraError` naming ``extra``.
 
     Args:
         module: the module to import, like ``"numpy"`` or ``"ray"``.

@@ -19,7 +19,7 @@ def short_repr(value: object, limit: int = 60, *, write: Callable[[object], str]
         value: the value to show.
         limit: the most characters of the result.
         write: how the value is written out: ``repr`` by default; the JSON
-            formats pass :func:`json.dumps`, the messages of errors ``str``.
+            formats pass ``json.dumps``, the messages of errors ``str``.
 
     >>> short_repr(10**5000)
     'an int of 16610 bits'
