@@ -391,6 +391,18 @@ def _python_taken(module: str) -> Iterator[tuple[str, str, str]]:
             yield from ((base, alias.name, alias.asname or alias.name) for alias in node.names)
 
 
+def _with_attributes(
+    source: str, found: Iterable[tuple[str, str, str]]
+) -> Iterator[tuple[str, str]]:
+    """Each ``(module, name)`` of ``found``, and each attribute ``source`` reads from a module."""
+    for base, name, bound in found:
+        yield base, name
+        whole = f"{base}.{name}" if name else base
+        if whole in MODULES:
+            attribute = re.compile(rf"(?<![\w.]){re.escape(bound)}\.(\w+)")
+            yield from ((whole, read) for read in attribute.findall(source))
+
+
 def _taken(module: str) -> Iterator[tuple[str, str]]:
     """Each ``(module, name)`` that ``module`` imports, at any depth ("" for a whole module).
 
@@ -400,12 +412,7 @@ def _taken(module: str) -> Iterator[tuple[str, str]]:
     """
     source = MODULES[module].read_text(encoding="utf-8")
     found = _cython_taken(source) if module in CYTHON else _python_taken(module)
-    for base, name, bound in found:
-        yield base, name
-        whole = f"{base}.{name}" if name else base
-        if whole in MODULES:
-            attribute = re.compile(rf"(?<![\w.]){re.escape(bound)}\.(\w+)")
-            yield from ((whole, read) for read in attribute.findall(source))
+    return _with_attributes(source, found)
 
 
 def private_reads_of(module: str, taken: Iterable[tuple[str, str]]) -> list[str]:
@@ -452,8 +459,10 @@ def test_the_walker_sees_a_private_module_and_a_private_name_of_another_package(
     assert private_reads_of(module, [("splendor.formats._notation_parser", "Reader")]) == []
     assert private_reads_of(module, [("splendor", "__version__"), ("splendor.core", "gems")]) == []
     # An attribute read from an imported module is a name taken from it.
-    taken = set(_taken("splendor.fast._greedy"))
-    assert ("splendor.players.bots", "_BUY_POINTS") in taken
+    source = "from splendor.players import bots as _bots\ncdef double W = _bots._WEIGHT\n"
+    taken = set(_with_attributes(source, _cython_taken(source)))
+    assert taken == {("splendor.players", "bots"), ("splendor.players.bots", "_WEIGHT")}
+    assert private_reads_of("splendor.fast._kernel", taken) == ["splendor.players.bots._WEIGHT"]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
