@@ -11,7 +11,9 @@ __all__ = ["describe", "plural"]
 
 
 def describe(counts: Sequence[int]) -> str:
-    """Counts as text for messages (``2R 1Y``, as :class:`~splendor.Tokens` prints them) or ``nothing``.
+    """Counts as text for messages: ``2R 1Y`` or ``nothing``.
+
+    The counts are written as :class:`~splendor.Tokens` prints them.
 
     >>> describe((0, 0, 0, 2, 0, 1)), describe(())
     ('2R 1Y', 'nothing')
