@@ -65,6 +65,7 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Mapping"),  # base class of Tokens
     ("py:class", "collections.abc.Sequence"),  # return type of legal_actions
     ("py:class", "collections.abc.Iterable"),
+    ("py:class", "types.ModuleType"),  # what splendor.extras.require returns
     ("py:class", "collections.abc.Iterator"),
     ("py:class", "collections.abc.Callable"),
     ("py:class", "enum.StrEnum"),  # base class of Gem

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -322,3 +322,149 @@ def test_the_architecture_page_shows_these_layers_and_allow_lists() -> None:
     allowed = {package: frozenset(re.findall(r"`(\w+)`", third)) for _, package, third in rows}
     # open_spiel is the import name pyspiel's package also answers to.
     assert allowed == {package: names - {"open_spiel"} for package, names in THIRD_PARTY.items()}
+
+
+# No private channels between packages.
+
+#: Reads of other packages' private names that wait for a change made
+#: elsewhere: the kernel's reads of GreedyBot's weights and of the take
+#: patterns become public names with the kernel's own change, and so does
+#: the search's read of the players' reach; the kernel and the package
+#: ``splendor.fast`` then import ``short_repr`` from
+#: :mod:`splendor.core.messages`, and ``splendor.core._messages`` goes.
+_AWAITING_MERGE: Final = frozenset(
+    {
+        *(
+            ("splendor.fast._greedy", f"splendor.players.bots.{name}")
+            for name in (
+                "_BUY_DEMAND",
+                "_BUY_GOLD",
+                "_BUY_PAID",
+                "_BUY_POINTS",
+                "_BUY_PULL",
+                "_TAKE_REST",
+                "_TAKE_TARGET",
+                "_TARGET_POINTS",
+            )
+        ),
+        ("splendor.fast._codes", "splendor.formats.encoding._TAKE_PATTERNS"),
+        ("splendor.fast.search_reference", "splendor.players._reach"),
+        ("splendor.fast._kernel", "splendor.core._messages"),
+        ("splendor.fast", "splendor.core._messages"),
+    }
+)
+
+
+def _is_private(part: str) -> bool:
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+_CYTHON_FROM: Final = re.compile(
+    r"^\s*from\s+([\w.]+)\s+c?import\s+(\([^)]*\)|[^\n#]+)|^\s*c?import\s+([\w.]+)(?:\s+as\s+(\w+))?",
+    re.MULTILINE,
+)
+
+
+def _cython_taken(source: str) -> Iterator[tuple[str, str, str]]:
+    for match in _CYTHON_FROM.finditer(source):
+        base, names, plain, plain_alias = match.groups()
+        if plain:
+            yield plain, "", plain_alias or plain
+            continue
+        for item in names.strip("()").split(","):
+            words = item.split()
+            if words:
+                yield base, words[0], words[-1]
+
+
+def _python_taken(module: str) -> Iterator[tuple[str, str, str]]:
+    path = PYTHON[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, "", alias.asname or alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            yield from ((base, alias.name, alias.asname or alias.name) for alias in node.names)
+
+
+def _with_attributes(
+    source: str, found: Iterable[tuple[str, str, str]]
+) -> Iterator[tuple[str, str]]:
+    """Each ``(module, name)`` of ``found``, and each attribute ``source`` reads from a module."""
+    for base, name, bound in found:
+        yield base, name
+        whole = f"{base}.{name}" if name else base
+        if whole in MODULES:
+            attribute = re.compile(rf"(?<![\w.]){re.escape(bound)}\.(\w+)")
+            yield from ((whole, read) for read in attribute.findall(source))
+
+
+def _taken(module: str) -> Iterator[tuple[str, str]]:
+    """Each ``(module, name)`` that ``module`` imports, at any depth ("" for a whole module).
+
+    The attributes read from a module it imports count as names taken from
+    it (``from splendor.players import bots as _bots`` and then
+    ``_bots._BUY_POINTS``).
+    """
+    source = MODULES[module].read_text(encoding="utf-8")
+    found = _cython_taken(source) if module in CYTHON else _python_taken(module)
+    return _with_attributes(source, found)
+
+
+def private_reads_of(module: str, taken: Iterable[tuple[str, str]]) -> list[str]:
+    """The private modules and names of other packages among what ``module`` takes.
+
+    A module of a package reads its own package's private modules freely; a
+    private module (a dotted part that starts with an underscore) or a
+    private name of another package is a channel its facade does not show.
+    """
+    own = package_of(module)
+    found = set()
+    for base, name in taken:
+        if base.split(".")[0] != "splendor":
+            continue
+        target = f"{base}.{name}" if name and f"{base}.{name}" in MODULES else base
+        if package_of(target) == own:
+            continue
+        if any(_is_private(part) for part in target.split(".")[1:]):
+            found.add(target)
+        if name and target == base and _is_private(name):
+            found.add(f"{base}.{name}")
+    return sorted(name for name in found if (module, name) not in _AWAITING_MERGE)
+
+
+def private_reads(module: str) -> list[str]:
+    """The private modules and names of other packages that ``module`` imports."""
+    return private_reads_of(module, _taken(module))
+
+
+def test_the_walker_sees_a_private_module_and_a_private_name_of_another_package() -> None:
+    assert not _is_private("__init__")
+    assert not _is_private("__version__")
+    module = "splendor.formats.notation"
+    assert private_reads_of(module, [("splendor.core._count_tuples", "")]) == [
+        "splendor.core._count_tuples"
+    ]
+    assert private_reads_of(module, [("splendor.core", "_count_tuples")]) == [
+        "splendor.core._count_tuples"
+    ]
+    assert private_reads_of(module, [("splendor.core.gems", "_SECRET")]) == [
+        "splendor.core.gems._SECRET"
+    ]
+    # Its own package's private modules, dunder names and public names are fine.
+    assert private_reads_of(module, [("splendor.formats._notation_parser", "Reader")]) == []
+    assert private_reads_of(module, [("splendor", "__version__"), ("splendor.core", "gems")]) == []
+    # An attribute read from an imported module is a name taken from it.
+    source = "from splendor.players import bots as _bots\ncdef double W = _bots._WEIGHT\n"
+    taken = set(_with_attributes(source, _cython_taken(source)))
+    assert taken == {("splendor.players", "bots"), ("splendor.players.bots", "_WEIGHT")}
+    assert private_reads_of("splendor.fast._kernel", taken) == ["splendor.players.bots._WEIGHT"]
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_reads_a_private_module_or_name_of_another_package(module: str) -> None:
+    assert private_reads(module) == []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from splendor import _optional
+from splendor import extras
 from splendor.errors import MissingExtraError
 
 INDEX = 'pip install "splendor-rules[rl]"'
@@ -57,16 +57,16 @@ def test_an_editable_checkout_is_installed_again_in_place(
     installed: Callable[[object], None], tmp_path: Path
 ) -> None:
     installed({"url": tmp_path.as_uri(), "dir_info": {"editable": True}})
-    assert _optional.install_command("rl") == f'pip install -e "{tmp_path}[rl]"'
+    assert extras.install_command("rl") == f'pip install -e "{tmp_path}[rl]"'
 
 
 def test_a_checkout_copied_in_is_installed_again_from_the_checkout(
     installed: Callable[[object], None], tmp_path: Path
 ) -> None:
     installed({"url": tmp_path.as_uri(), "dir_info": {}})
-    assert _optional.install_command("server") == f'pip install "{tmp_path}[server]"'
+    assert extras.install_command("server") == f'pip install "{tmp_path}[server]"'
     installed({"url": tmp_path.as_uri(), "dir_info": {"editable": False}})
-    assert _optional.install_command("server") == f'pip install "{tmp_path}[server]"'
+    assert extras.install_command("server") == f'pip install "{tmp_path}[server]"'
 
 
 def test_a_wheel_file_is_named_with_the_extra(
@@ -75,7 +75,7 @@ def test_a_wheel_file_is_named_with_the_extra(
     wheel = tmp_path / "splendor_rules-0.1.0-cp312-cp312-manylinux_2_17_x86_64.whl"
     wheel.write_bytes(b"PK")
     installed({"url": wheel.as_uri(), "archive_info": {"hashes": {"sha256": "00"}}})
-    assert _optional.install_command("rl") == f'pip install "{wheel}[rl]"'
+    assert extras.install_command("rl") == f'pip install "{wheel}[rl]"'
 
 
 def test_a_wheel_that_is_gone_gives_the_package_index(
@@ -83,21 +83,21 @@ def test_a_wheel_that_is_gone_gives_the_package_index(
 ) -> None:
     wheel = tmp_path / "splendor_rules-0.1.0-py3-none-any.whl"
     installed({"url": wheel.as_uri(), "archive_info": {}})
-    assert _optional.install_command("rl") == INDEX
+    assert extras.install_command("rl") == INDEX
 
 
 def test_a_checkout_that_is_gone_gives_the_package_index(
     installed: Callable[[object], None], tmp_path: Path
 ) -> None:
     installed({"url": (tmp_path / "removed").as_uri(), "dir_info": {"editable": True}})
-    assert _optional.install_command("rl") == INDEX
+    assert extras.install_command("rl") == INDEX
 
 
 def test_an_install_from_the_index_gives_the_package_index(
     installed: Callable[[object], None],
 ) -> None:
     installed(None)
-    assert _optional.install_command("rl") == INDEX
+    assert extras.install_command("rl") == INDEX
 
 
 def test_no_installed_distribution_gives_the_package_index(
@@ -107,7 +107,7 @@ def test_no_installed_distribution_gives_the_package_index(
         raise metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(metadata, "distribution", distribution)
-    assert _optional.install_command("rl") == INDEX
+    assert extras.install_command("rl") == INDEX
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_a_direct_url_file_that_says_nothing_usable_gives_the_package_index(
     installed: Callable[[object], None], text: str
 ) -> None:
     installed(text)
-    assert _optional.install_command("rl") == INDEX
+    assert extras.install_command("rl") == INDEX
 
 
 def test_a_path_with_a_space_is_decoded_from_the_url_and_quoted(
@@ -128,7 +128,7 @@ def test_a_path_with_a_space_is_decoded_from_the_url_and_quoted(
     checkout.mkdir()
     installed({"url": checkout.as_uri(), "dir_info": {"editable": True}})
     assert "%20" in checkout.as_uri()
-    assert _optional.install_command("rl") == f'pip install -e "{checkout}[rl]"'
+    assert extras.install_command("rl") == f'pip install -e "{checkout}[rl]"'
 
 
 @pytest.mark.skipif(os.name == "nt", reason="the POSIX shell's quoting")
@@ -138,24 +138,24 @@ def test_a_path_the_shell_would_expand_in_double_quotes_is_single_quoted(
     checkout = tmp_path / "price$HOME"
     checkout.mkdir()
     installed({"url": checkout.as_uri(), "dir_info": {}})
-    assert _optional.install_command("rl") == f"pip install '{checkout}[rl]'"
+    assert extras.install_command("rl") == f"pip install '{checkout}[rl]'"
 
 
 def test_a_remote_archive_and_a_repository_are_direct_references(
     installed: Callable[[object], None],
 ) -> None:
     installed({"url": "https://example.org/splendor_rules-0.1.0.tar.gz", "archive_info": {}})
-    assert _optional.install_command("rl") == (
+    assert extras.install_command("rl") == (
         'pip install "splendor-rules[rl] @ https://example.org/splendor_rules-0.1.0.tar.gz"'
     )
     repository = "https://example.org/splendor-rules.git"
     commit = "0123456789abcdef0123456789abcdef01234567"
     installed({"url": repository, "vcs_info": {"vcs": "git", "commit_id": commit}})
-    assert _optional.install_command("ray") == (
+    assert extras.install_command("ray") == (
         f'pip install "splendor-rules[ray] @ git+{repository}@{commit}"'
     )
     installed({"url": repository, "vcs_info": {"vcs": "git"}})
-    assert _optional.install_command("ray") == 'pip install "splendor-rules[ray]"'
+    assert extras.install_command("ray") == 'pip install "splendor-rules[ray]"'
 
 
 def test_the_error_of_a_missing_extra_ends_with_the_command_for_this_installation(
@@ -163,7 +163,7 @@ def test_the_error_of_a_missing_extra_ends_with_the_command_for_this_installatio
 ) -> None:
     installed({"url": tmp_path.as_uri(), "dir_info": {"editable": True}})
     with pytest.raises(MissingExtraError) as info:
-        _optional.require("no_such_package_here", "rl", "the environments")
+        extras.require("no_such_package_here", "rl", "the environments")
     assert str(info.value) == (
         "the environments needs the package 'no_such_package_here', which is not installed: "
         f'pip install -e "{tmp_path}[rl]"'
@@ -177,5 +177,5 @@ def test_the_command_of_this_installation_is_what_its_metadata_says() -> None:
         text = metadata.distribution("splendor-rules").read_text("direct_url.json")
     except metadata.PackageNotFoundError:
         text = None
-    expected = _optional.advice(None if text is None else json.loads(text), "rl")
-    assert _optional.install_command("rl") == expected
+    expected = extras.advice(None if text is None else json.loads(text), "rl")
+    assert extras.install_command("rl") == expected

@@ -7,7 +7,6 @@ subject of ``tests/test_layers.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -97,58 +96,3 @@ def test_every_public_name_resolves(name: str) -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = splendor.nope
-
-
-#: The module paths of 0.1 and where each module lives now.
-MOVED: Final = dict(splendor._MOVED)
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_an_old_module_path_imports_the_moved_module_with_a_warning(old: str) -> None:
-    code = f"""
-import json, sys, warnings
-from splendor.errors import MissingExtraError
-warnings.simplefilter("always")
-with warnings.catch_warnings(record=True) as caught:
-    try:
-        import {old} as moved
-    except MissingExtraError as error:  # a module of an extra that is not installed
-        moved, extra = None, error.extra
-print(json.dumps({{
-    "name": moved.__name__ if moved else None,
-    "same": moved is sys.modules[moved.__name__] if moved else None,
-    "extra": None if moved else extra,
-    "warnings": [str(w.message) for w in caught if w.category is DeprecationWarning],
-}}))
-"""
-    found = _run(code)
-    assert found["warnings"] == [f"{old} moved to {MOVED[old]}: import it from there"]
-    if found["name"] is None:
-        # Only VectorEnv's module needs an extra (numpy); without it, the old
-        # path gives the library's error naming the extra, as the new one does.
-        assert old == "splendor.fast_vector"
-        assert importlib.util.find_spec("numpy") is None
-        assert found["extra"] == "rl"
-        return
-    assert found["name"] == MOVED[old]
-    assert found["same"] is True
-
-
-def test_every_old_path_names_a_module_that_exists() -> None:
-    for new in MOVED.values():
-        path = SRC.parent.joinpath(*new.split("."))
-        assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), new
-
-
-def test_the_warning_of_an_old_path_points_at_the_line_that_imports_it(tmp_path: Path) -> None:
-    # Attributed to the importing line, Python's default filter shows it to
-    # the author of a script, with no option needed.
-    script = tmp_path / "old_paths.py"
-    script.write_text("from splendor.state import GameState\nimport splendor.bots\n")
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert f"{script}:1: DeprecationWarning: splendor.state moved to splendor.core.state" in (
-        done.stderr
-    )
-    assert f"{script}:2: DeprecationWarning: splendor.bots moved to" in done.stderr

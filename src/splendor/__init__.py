@@ -15,10 +15,6 @@ and play one whole turn with :func:`apply`:
 from __future__ import annotations
 
 import importlib
-import sys
-import warnings
-from importlib.machinery import ModuleSpec
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 # The engine: imported with the package (it needs nothing but attrs).
@@ -156,60 +152,3 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     """Every public name, loaded or not, and ``__version__``."""
     return sorted([*__all__, "__version__"])
-
-
-# The module paths of 0.1, before the modules moved into their layers'
-# packages: importing one still works, with a DeprecationWarning naming the
-# new path (the changelog lists them all).
-_MOVED: dict[str, str] = {
-    "splendor.actions": "splendor.core.actions",
-    "splendor.board": "splendor.draw.text",
-    "splendor.bots": "splendor.players.bots",
-    "splendor.components": "splendor.core.components",
-    "splendor.deal": "splendor.core.deal",
-    "splendor.encoding": "splendor.formats.encoding",
-    "splendor.fast_pure": "splendor.fast.reference",
-    "splendor.fast_vector": "splendor.fast.vector",
-    "splendor.gems": "splendor.core.gems",
-    "splendor.ismcts": "splendor.players.ismcts",
-    "splendor.legal": "splendor.core.legal",
-    "splendor.notation": "splendor.formats.notation",
-    "splendor.parallel": "splendor.arena.parallel",
-    "splendor.play": "splendor.core.play",
-    "splendor.record": "splendor.formats.record",
-    "splendor.record_text": "splendor.formats.record_text",
-    "splendor.rules": "splendor.core.rules",
-    "splendor.selfplay": "splendor.arena.selfplay",
-    "splendor.serialization": "splendor.formats.serialization",
-    "splendor.state": "splendor.core.state",
-    "splendor.svg": "splendor.draw.svg",
-    "splendor.tournament": "splendor.arena.tournament",
-    "splendor.validation": "splendor.core.validation",
-    "splendor.views": "splendor.core.views",
-}
-
-
-class _MovedModules:
-    """Finds the old path of a moved module and answers with the module itself."""
-
-    @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> ModuleSpec | None:
-        new = _MOVED.get(name)
-        if new is None:
-            return None
-        return ModuleSpec(name, _MovedModules(), origin=new)  # type: ignore[arg-type]  # a loader by protocol: create_module and exec_module
-
-    @staticmethod
-    def create_module(spec: ModuleSpec) -> ModuleType:
-        new = _MOVED[spec.name]
-        warnings.warn(
-            f"{spec.name} moved to {new}: import it from there", DeprecationWarning, stacklevel=2
-        )
-        return importlib.import_module(new)
-
-    @staticmethod
-    def exec_module(module: ModuleType) -> None:
-        """The module is the moved one, already run."""
-
-
-sys.meta_path.append(_MovedModules())

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from splendor import GreedyBot, InvalidArgumentError, RandomBot, from_json
-from splendor._optional import install_command
 from splendor.arena.parallel import RayError, run_tasks
 from splendor.arena.runs import game_seed
 from splendor.arena.selfplay import generate_records, read_records
@@ -22,6 +21,7 @@ from splendor.arena.tournament import (
     rate,
     round_robin,
 )
+from splendor.extras import install_command
 from splendor.formats.record import GameRecord
 from splendor.players import bots
 from splendor.players.ismcts import ISMCTSBot

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from splendor._optional import install_command
 from splendor.arena.tournament import round_robin
 from splendor.cli import main
+from splendor.extras import install_command
 
 
 def run(*argv: str) -> tuple[int, str]:

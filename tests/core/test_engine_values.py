@@ -29,7 +29,6 @@ from splendor import (
     legal_actions,
     new_game,
 )
-from splendor.core._messages import short_repr
 from splendor.core._unchecked import ATTRS_HASH_SLOT
 from splendor.core._unchecked import blind as _blind
 from splendor.core._unchecked import buy as _buy
@@ -40,6 +39,7 @@ from splendor.core._unchecked import state as _state
 from splendor.core._unchecked import take as _take
 from splendor.core._unchecked import with_noble as _with_noble
 from splendor.core.gems import MAX_COUNT
+from splendor.core.messages import short_repr
 from splendor.core.state import MAX_TURN
 
 # Tokens: a Mapping, equal to any mapping with the same items.

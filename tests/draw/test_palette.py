@@ -1,4 +1,4 @@
-"""One palette: the web client's colours are the SVG pictures' (``splendor.draw._svg_pieces``).
+"""One palette: the web client's colours are the SVG pictures' (``splendor.draw.palette``).
 
 The web client reads the colours of the pieces from ``static/palette.css``,
 written from the constants the SVG pictures are drawn with; this test
@@ -16,7 +16,7 @@ from typing import Final
 
 import splendor.server
 from splendor.core.gems import GEMS
-from splendor.draw._svg_pieces import FILL, INK, PALE, TIER_BACK
+from splendor.draw.palette import FILL, INK, PALE, TIER_BACK
 
 STATIC: Final = Path(splendor.server.__file__).parent / "static"
 
@@ -24,7 +24,7 @@ STATIC: Final = Path(splendor.server.__file__).parent / "static"
 def palette_css() -> str:
     """The text ``static/palette.css`` must hold."""
     lines = [
-        "/* The colours of the pieces, the same as in the SVG pictures: splendor.draw._svg_pieces",
+        "/* The colours of the pieces, the same as in the SVG pictures: splendor.draw.palette",
         "   (FILL, INK, PALE, TIER_BACK) is their one source; tests/draw/test_palette.py checks",
         "   that this file says the same. */",
         ":root {",

@@ -38,7 +38,7 @@ BELOW_JSON: Final = (
     "formats/_action_notation",
     "formats/record_text",
     "formats/_replay",
-    "formats/_xml",
+    "formats/xml",
 )
 
 

@@ -29,7 +29,7 @@ from splendor import (
     new_game,
     view,
 )
-from splendor._optional import install_command
+from splendor.extras import install_command
 from splendor.formats.encoding import ACTION_COUNT, legal_codes
 from splendor.rl import (
     CARD_FEATURES,

@@ -26,7 +26,7 @@ import pytest
 
 from splendor import CARDS_BY_ID, GameRecord, GreedyBot, PlayerView, from_json
 from splendor.core.actions import Action, Buy
-from splendor.draw._svg_pieces import TIER_BACK
+from splendor.draw.palette import TIER_BACK
 from splendor.players.levels import LEVELS
 from splendor.server import create_app
 

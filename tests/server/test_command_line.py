@@ -19,8 +19,8 @@ from websockets.sync.client import connect
 
 import splendor.errors
 import splendor.server
-from splendor._optional import install_command
 from splendor.cli import main as cli_main
+from splendor.extras import install_command
 from splendor.server import MissingExtraError, require_extra
 from tests.server.helpers import free_port, serve
 

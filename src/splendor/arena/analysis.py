@@ -59,9 +59,9 @@ from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
 from splendor.draw.charts import Mark, MarkStyle, Series, line_chart
 from splendor.errors import InvalidArgumentError
-from splendor.formats._xml import escape
 from splendor.formats.notation import format_action, format_line
 from splendor.formats.record import JUDGEMENTS, Annotation, GameRecord
+from splendor.formats.xml import escape
 from splendor.players.ismcts import SearchResult
 from splendor.remote.host import Engine
 from splendor.remote.messages import Limit

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Final, TypeVar
 
-from splendor._optional import require
 from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
+from splendor.extras import require
 
 __all__ = ["LOCAL", "RayError", "run_tasks"]
 

@@ -30,9 +30,9 @@ from typing import Final
 
 import attrs
 
-from splendor._optional import require
 from splendor.core.state import GameState
 from splendor.errors import InvalidArgumentError
+from splendor.extras import require
 from splendor.formats.record import Forfeit, GameRecord
 
 __all__ = ["GameResult", "Rating", "SkillRating", "rate", "rate_skill"]

@@ -38,13 +38,13 @@ from typing import Protocol
 
 import attrs
 
-from splendor._optional import require
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
 from splendor.arena.runs import check_players, kernel_plays
 from splendor.draw.charts import Interval, interval_chart
 from splendor.errors import InvalidArgumentError
+from splendor.extras import require
 from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     ENGINE_PREFIX,

@@ -14,7 +14,7 @@ from splendor.core.actions import Action
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot

@@ -9,7 +9,7 @@ from splendor.cli.common import add_bot_options, add_players_option, bots_for, n
 from splendor.cli.files import save_record
 from splendor.cli.output import EXIT_FAILED, Output
 from splendor.cli.text import finish_lines, show_legend, show_table
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS, play_game
 
 __all__ = ["add_arguments", "run_demo"]

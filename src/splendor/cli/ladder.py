@@ -16,7 +16,7 @@ from splendor.cli.files import write_text
 from splendor.cli.output import Output
 from splendor.cli.simulate import progress
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS
 from splendor.server import add_common_options
 

@@ -16,7 +16,7 @@ from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
 from splendor.cli.text import finish_lines, show_legend, show_table
 from splendor.core.legal import legal_actions
 from splendor.core.views import view
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.errors import SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord

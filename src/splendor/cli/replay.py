@@ -12,7 +12,7 @@ from splendor.cli.errors import UsageError
 from splendor.cli.files import describe, load_file
 from splendor.cli.output import Output
 from splendor.cli.text import finish_lines, show_table
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.formats.record import GameRecord
 
 __all__ = ["add_parser", "run_replay"]

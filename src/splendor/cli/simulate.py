@@ -19,7 +19,7 @@ from splendor.cli.files import write_text
 from splendor.cli.output import EXIT_INTERRUPTED, Output
 from splendor.cli.stats import Summary, simulate_one, summarize
 from splendor.core.rules import MIN_PLAYERS
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.players.bots import DEFAULT_MAX_TURNS, bot_name, load_bot
 
 __all__ = ["add_parser", "progress", "run_simulate"]

@@ -8,7 +8,7 @@ from typing import Final
 from splendor.cli.output import Output
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
-from splendor.draw._scene import plural
+from splendor.core.wording import plural
 from splendor.draw.text import board_lines
 
 __all__ = ["LEGEND", "finish_lines", "show_legend", "show_table", "winners_line"]

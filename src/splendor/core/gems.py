@@ -8,7 +8,7 @@ from typing import Final
 
 import attrs
 
-from splendor.core._messages import short_repr
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError, UnknownColourError
 
 __all__ = ["GEMS", "MAX_COUNT", "Gem", "Tokens"]

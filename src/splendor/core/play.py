@@ -13,12 +13,12 @@ from typing import Final, TypeVar
 from splendor.core import _count_tuples as cnt
 from splendor.core._unchecked import player as _player
 from splendor.core._unchecked import state as _state
-from splendor.core._wording import describe, plural
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Card, Noble, is_game_card
 from splendor.core.gems import GEM_INDEX, GEMS, Tokens
 from splendor.core.legal import MIN_NOBLE_TOTAL, legal_actions
 from splendor.core.state import GameState, PlayerState, winners_of
+from splendor.core.wording import describe, plural
 from splendor.errors import IllegalActionError, InvalidArgumentError
 
 __all__ = ["apply", "is_legal"]

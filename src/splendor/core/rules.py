@@ -7,8 +7,8 @@ from typing import Final
 
 import attrs
 
-from splendor.core._messages import short_repr
 from splendor.core.gems import MAX_COUNT
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Rules"]

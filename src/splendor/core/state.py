@@ -12,10 +12,10 @@ from typing import Final
 
 import attrs
 
-from splendor.core._messages import short_repr
 from splendor.core._table_fields import TableAccessors
 from splendor.core.components import Card, Noble, tier_index
 from splendor.core.gems import Tokens
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.errors import InvalidArgumentError
 

@@ -13,10 +13,10 @@ from typing import Final
 
 import attrs
 
-from splendor.core._checks import TIERS, is_int
-from splendor.core._messages import short_repr
+from splendor.core.checks import TIERS, is_int
 from splendor.core.components import CARDS, Card, is_game_card, is_game_noble
 from splendor.core.gems import GEMS, Tokens
+from splendor.core.messages import short_repr
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState, PlayerState, winners_of
 from splendor.errors import InvalidArgumentError, InvalidStateError

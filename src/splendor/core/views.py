@@ -33,13 +33,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from splendor.core._checks import TIERS, is_int, tuple_of
-from splendor.core._messages import short_repr
 from splendor.core._table_fields import TableAccessors
 from splendor.core.actions import Action
+from splendor.core.checks import TIERS, is_int, tuple_of
 from splendor.core.components import CARDS, Card, Noble, is_game_card, is_game_noble, tier_index
 from splendor.core.gems import Tokens
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.validation import check_state

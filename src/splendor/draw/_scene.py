@@ -16,11 +16,11 @@ from typing import Final
 
 import attrs
 
-from splendor.core._wording import plural
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Tokens
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, PublicPlayer
+from splendor.core.wording import plural
 from splendor.errors import InvalidArgumentError
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "Table",
     "check_seat",
     "headline",
-    "plural",
     "table_of",
     "with_names",
 ]

@@ -11,16 +11,13 @@ from typing import Final
 
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Gem
-from splendor.formats._xml import escape
+from splendor.draw.palette import FILL, INK, PALE, TIER_BACK
+from splendor.formats.xml import escape
 
 __all__ = [
     "CARD_H",
     "CARD_W",
-    "FILL",
-    "INK",
     "NOBLE",
-    "PALE",
-    "TIER_BACK",
     "attributes",
     "back",
     "card",
@@ -40,34 +37,6 @@ def quoteattr(value: str) -> str:
     """``value`` as a double-quoted XML attribute value."""
     return '"' + escape(value) + '"'
 
-
-# Fill colour and the colour of text drawn on it, per gem.
-FILL: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#f4f4ef",
-    Gem.BLUE: "#1f5fbf",
-    Gem.GREEN: "#1d8a43",
-    Gem.RED: "#c62828",
-    Gem.BLACK: "#303030",
-    Gem.GOLD: "#e8b923",
-}
-INK: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#202020",
-    Gem.BLUE: "#ffffff",
-    Gem.GREEN: "#ffffff",
-    Gem.RED: "#ffffff",
-    Gem.BLACK: "#ffffff",
-    Gem.GOLD: "#202020",
-}
-# The pale body of a card of each bonus colour.
-PALE: Final[dict[Gem, str]] = {
-    Gem.WHITE: "#fbfbf8",
-    Gem.BLUE: "#e3ecf9",
-    Gem.GREEN: "#e2f2e7",
-    Gem.RED: "#f9e3e3",
-    Gem.BLACK: "#e6e6e6",
-    Gem.GOLD: "#fbf3d9",
-}
-TIER_BACK: Final = {1: "#3f7d4e", 2: "#b07a12", 3: "#2f4f9a"}
 
 CARD_W: Final = 84
 CARD_H: Final = 112

@@ -19,13 +19,13 @@ from typing import Final
 
 from splendor.core.components import Card
 from splendor.core.gems import GEMS
+from splendor.core.wording import plural
 from splendor.draw import _svg_pieces as pieces
 from splendor.draw._scene import (
     TIERS_TOP_DOWN,
     Seat,
     Table,
     headline,
-    plural,
     table_of,
     with_names,
 )

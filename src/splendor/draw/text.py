@@ -50,7 +50,8 @@ from typing import Final, Protocol
 from splendor.core.components import Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
 from splendor.core.state import GameState
-from splendor.draw._scene import TIERS_TOP_DOWN, Table, headline, plural, table_of, with_names
+from splendor.core.wording import plural
+from splendor.draw._scene import TIERS_TOP_DOWN, Table, headline, table_of, with_names
 
 __all__ = ["GEM_STYLE", "Line", "Segment", "SupportsState", "board_lines", "format_board"]
 

@@ -767,7 +767,7 @@ def evaluate_batch(network: ValueNetwork, inputs: npt.ArrayLike) -> npt.NDArray[
             that are not rows of ``sizes[0]`` numbers.
         MissingExtraError: when ``numpy`` is not installed.
     """
-    from splendor._optional import require
+    from splendor.extras import require
 
     numpy = require("numpy", "rl", "evaluate_batch")
     if not isinstance(network, ValueNetwork):

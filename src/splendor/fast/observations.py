@@ -17,13 +17,13 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from splendor._optional import require
 from splendor.core.components import Card, Noble
 from splendor.core.gems import Tokens
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, PublicPlayer
 from splendor.errors import InvalidArgumentError
+from splendor.extras import require
 from splendor.fast.layout import (
     CARD_FEATURES,
     CARD_ROWS,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from splendor._optional import require
+from splendor.extras import require
 
 require("numpy", "rl", "splendor.fast.VectorEnv")
 

@@ -32,8 +32,8 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
 from cattrs.v import format_exception
 
-from splendor.core._checks import LARGEST
-from splendor.core._messages import short_repr
+from splendor.core.checks import LARGEST
+from splendor.core.messages import short_repr
 from splendor.errors import SplendorError
 
 __all__ = [

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from splendor.core._checks import LARGEST
-from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.checks import LARGEST
 from splendor.core.deal import new_game
+from splendor.core.messages import short_repr
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError

@@ -52,7 +52,6 @@ from cattrs.preconf.json import make_converter as _make_json_converter
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import transform_error
 
-from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import (
     CARDS_BY_ID,
@@ -63,6 +62,7 @@ from splendor.core.components import (
     is_game_noble,
 )
 from splendor.core.gems import GEMS, MAX_COUNT, Gem, Tokens
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.validation import check_player, check_state

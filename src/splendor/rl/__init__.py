@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from splendor._optional import require
+from splendor.extras import require
 
 require("numpy", "rl", "splendor.rl")
 

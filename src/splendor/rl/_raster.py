@@ -2,7 +2,7 @@
 
 :func:`rgb_array` draws the table with numpy alone: rectangles, discs and
 the digits of a small pixel font, in the colours of the SVG pictures
-(:mod:`splendor.draw._svg_pieces`, the one palette). It is the referee's
+(:mod:`splendor.draw.palette`, the one palette). It is the referee's
 picture: every card face up, a blind reserve framed in its tier's colour.
 Names and words are not drawn, only counts: the frame is for videos and
 quick looks, :func:`splendor.render_svg` is the picture to read.
@@ -28,7 +28,7 @@ from splendor.core.components import Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
-from splendor.draw._svg_pieces import FILL, INK, PALE, TIER_BACK
+from splendor.draw.palette import FILL, INK, PALE, TIER_BACK
 from splendor.draw.text import SupportsState
 from splendor.errors import InvalidArgumentError
 

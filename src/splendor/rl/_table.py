@@ -134,10 +134,8 @@ class KernelTable:
     __slots__ = ("_game", "_size", "_state")
 
     def __init__(self, state: GameState) -> None:
-        from splendor.fast import _kernel
-
         self._size = observation_layout(len(state.players), state.rules)[-1].stop
-        self._game = _kernel.Game.from_state(state)
+        self._game = fast.Game.from_state(state)
         self._state: GameState | None = state
 
     @property
@@ -175,9 +173,7 @@ class KernelTable:
 
     def start(self, state: GameState) -> None:
         """Go on from ``state``, a state that the rules reached (checked as it goes in)."""
-        from splendor.fast import _kernel
-
-        self._game = _kernel.Game.from_state(state)
+        self._game = fast.Game.from_state(state)
         self._state = state
 
     def deal(self, players: int, seed: int, rules: Rules) -> None:
@@ -185,9 +181,7 @@ class KernelTable:
 
         The kernel deals it itself: a deal needs no check.
         """
-        from splendor.fast import _kernel
-
-        self._game = _kernel.Game.new(players, seed=seed, rules=rules)
+        self._game = fast.Game.new(players, seed=seed, rules=rules)
         self._state = None
 
     def play_bots(

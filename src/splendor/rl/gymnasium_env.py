@@ -30,12 +30,12 @@ from typing import Any, Literal, SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
-from splendor._optional import require
-from splendor.core._checks import LARGEST
+from splendor.core.checks import LARGEST
 from splendor.core.deal import new_game
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.extras import require
 from splendor.formats import encoding
 from splendor.players.bots import Bot, RandomBot
 from splendor.rl._table import table

@@ -54,16 +54,16 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from splendor._optional import require
-from splendor.core._messages import short_repr
 from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck
 from splendor.core.components import CARDS, CARDS_BY_ID, NOBLES, NOBLES_BY_ID, Card
 from splendor.core.gems import Tokens
+from splendor.core.messages import short_repr
 from splendor.core.play import apply
 from splendor.core.rules import Rules
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.extras import require
 from splendor.fast.observations import observation_shape, observe_state
 from splendor.formats import encoding
 

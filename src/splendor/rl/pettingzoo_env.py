@@ -37,12 +37,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from splendor._optional import require
-from splendor.core._messages import short_repr
 from splendor.core.deal import new_game
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.state import GameState
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.extras import require
 from splendor.formats import encoding
 from splendor.rl._table import table
 from splendor.rl._text import RENDER_MODES, render

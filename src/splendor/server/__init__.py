@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from splendor._optional import require
 from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
+from splendor.extras import require
 from splendor.server.database import shown
 from splendor.server.engines import check_engines
 from splendor.server.limits import DEFAULT_LIMITS, Limits

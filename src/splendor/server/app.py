@@ -37,7 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from splendor.core.components import CARDS, NOBLES
-from splendor.formats._components import card_data, tokens_data
+from splendor.formats.component_data import card_data, tokens_data
 from splendor.formats.serialization import to_json
 from splendor.players.levels import LEVELS
 from splendor.server.database import open_store

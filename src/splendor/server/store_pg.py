@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from splendor._optional import require
+from splendor.extras import require
 from splendor.server.store import StoredGame, VersionConflict, stored_game
 
 if TYPE_CHECKING:

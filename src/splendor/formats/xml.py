@@ -1,7 +1,4 @@
-"""XML escaping, shared by the SVG pictures and the tournament's rating plot.
-
-No name here is part of the public API.
-"""
+"""XML escaping: :func:`escape`, for the SVG pictures, the rating plot and the analysis chart."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 It also holds the library's one bound of an integer field, :data:`LARGEST`,
 which the formats (a record's seed, any integer of a JSON document) and the
-RL environments' seed draws use too. No name here is part of the public API.
+RL environments' seed draws use too.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ The one place that turns a missing optional package into
 kernel's ``VectorEnv``, the server and the parallel runs. The error's advice
 is the command that installs the extra where this copy of ``splendor-rules``
 came from (:func:`install_command`): a checkout, a wheel file, a remote
-archive or repository, or the package index. No name here is part of the
-public API.
+archive or repository, or the package index. The packages of the library
+that need an extra import it through :func:`require`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _SHELL_SPECIAL = frozenset('"$`\\!')
 
 
 def require(module: str, extra: str, feature: str) -> ModuleType:
-    """Import ``module``, or raise :class:`MissingExtraError` naming ``extra``.
+    """Import ``module``, or raise :class:`~splendor.errors.MissingExtraError` naming ``extra``.
 
     Args:
         module: the module to import, like ``"numpy"`` or ``"ray"``.

@@ -7,9 +7,13 @@ from collections.abc import Sequence
 from splendor.core._count_tuples import as_counts
 from splendor.core.gems import Tokens
 
+__all__ = ["describe", "plural"]
+
 
 def describe(counts: Sequence[int]) -> str:
-    """Counts as text for messages: ``2R 1Y`` as :class:`Tokens` prints them, or ``nothing``.
+    """Counts as text for messages: ``2R 1Y`` or ``nothing``.
+
+    The counts are written as :class:`~splendor.Tokens` prints them.
 
     >>> describe((0, 0, 0, 2, 0, 1)), describe(())
     ('2R 1Y', 'nothing')

@@ -10,6 +10,8 @@ from __future__ import annotations
 from splendor.core.components import Card
 from splendor.core.gems import Tokens
 
+__all__ = ["card_data", "tokens_data"]
+
 
 def tokens_data(tokens: Tokens) -> dict[str, int]:
     """The non-zero counts of ``tokens`` by gem name."""
