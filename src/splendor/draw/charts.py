@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import attrs
 
 from splendor.errors import InvalidArgumentError
-from splendor.formats._xml import escape
+from splendor.formats.xml import escape
 
 __all__ = ["Interval", "Mark", "MarkStyle", "Series", "interval_chart", "line_chart"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from splendor.core._messages import short_repr
+from splendor.core.messages import short_repr
 from splendor.errors import SplendorError
 
 __all__ = ["MalformedJsonError", "read_json"]

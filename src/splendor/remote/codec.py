@@ -34,7 +34,7 @@ from splendor.core.legal import legal_actions
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, ProtocolError, SplendorError
-from splendor.formats._components import card_data, tokens_data
+from splendor.formats.component_data import card_data, tokens_data
 from splendor.formats.serialization import from_json, make_converter
 from splendor.formats.strict_json import MalformedJsonError, read_json
 from splendor.remote._values import MAX_TEXT, is_int, is_number
