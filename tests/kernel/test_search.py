@@ -1,4 +1,4 @@
-"""The search of :class:`splendor.fast.search.SearchBot`: the kernel's and its pure twin's.
+"""The search of :class:`splendor.players.search.SearchBot`: the kernel's and its pure twin's.
 
 The compiled search and :mod:`splendor.fast.search_reference` must find the
 same thing (the same move, visits, shares and principal variation) from the
@@ -23,13 +23,14 @@ import splendor
 from splendor import GameState, InvalidArgumentError, legal_actions, view
 from splendor.core.views import determinize
 from splendor.errors import WeightsError
-from splendor.fast import search as search_module
+from splendor.fast import search as fast_search_module
 from splendor.fast import search_reference
 from splendor.fast.network import ValueNetwork, load_network, save_network, shipped_networks
 from splendor.fast.reference import SplitMix64
-from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
+from splendor.players import search as search_module
 from splendor.players.bots import load_bot
+from splendor.players.search import MAX_ITERATIONS, SearchBot
 from tests.kernel.conftest import implementation
 from tests.strategies import VARIANTS, seeded_position, variant_states
 
@@ -366,7 +367,7 @@ def test_the_pure_fallback_plays_the_same_moves() -> None:
     script = (
         "import random, splendor\n"
         "from splendor.fast import COMPILED\n"
-        "from splendor.fast.search import SearchBot\n"
+        "from splendor.players.search import SearchBot\n"
         "assert not COMPILED\n"
         "bots = [SearchBot(iterations=60, seed=2), splendor.GreedyBot()]\n"
         "record = splendor.play_game(bots, seed=5, max_turns=12)\n"
@@ -643,7 +644,7 @@ def test_the_bot_searches_with_its_leaf_weight(monkeypatch: pytest.MonkeyPatch) 
 
     implementation("kernel")
     compiled = {weight: searched(weight) for weight in (0.0, 0.3)}
-    monkeypatch.setattr(search_module, "_kernel_search", None)
+    monkeypatch.setattr(fast_search_module, "_kernel_search", None)
     pure = {weight: searched(weight) for weight in (0.0, 0.3)}
     assert compiled == pure
     assert compiled[0.3].win != compiled[0.0].win

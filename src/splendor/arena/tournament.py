@@ -43,13 +43,14 @@ from splendor._optional import require
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
-from splendor.arena.runs import check_players, kernel_plays
+from splendor.arena.runs import check_players
 from splendor.errors import InvalidArgumentError
 from splendor.formats._xml import escape
 from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     ENGINE_PREFIX,
     Bot,
+    kernel_plays,
     parse_bot_spec,
     play_game,
 )
@@ -325,11 +326,11 @@ def play_result(
     max_turns=max_turns)``, where a failing bot raises. A refereed game (or
     one with a time control) is :func:`~splendor.arena.referee.referee_game`'s
     instead: the same game until a bot fails, which then forfeits. When every
-    seat is a plain
-    :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
-    compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
-    played inside the kernel by :func:`splendor.fast.bot_game`, move for move
-    the same game and so the same result, many times faster.
+    seat is a plain :class:`~splendor.RandomBot` or
+    :class:`~splendor.GreedyBot` and the compiled kernel is in use
+    (:func:`splendor.players.bots.kernel_plays`), the game is
+    :func:`splendor.play_game`'s, played inside the kernel, refereed or not:
+    those bots cannot fail.
 
     Args:
         bots: one bot per seat.
@@ -348,12 +349,7 @@ def play_result(
     >>> result.winners, result.seed
     ((0,), 5)
     """
-    if kernel_plays(bots):
-        from splendor import fast
-
-        game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
-        return GameResult.of(index, seed, entrants, game.state())
-    if refereed or time_control is not None:
+    if (refereed or time_control is not None) and not kernel_plays(bots):
         record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
     else:
         record = play_game(bots, seed=seed, max_turns=max_turns)
