@@ -67,8 +67,8 @@ def play_bots(
             :class:`random.Random` a seat, or a bad seed, rules or
             ``max_turns``.
 
-    >>> from splendor.players.bots import bot_rngs
-    >>> game, indices = play_bots(("greedy", "random"), bot_rngs(11, 2), seed=11)
+    >>> rngs = [random.Random(1), random.Random(2)]
+    >>> game, indices = play_bots(("greedy", "random"), rngs, seed=11)
     >>> game.is_over, len(indices) == game.turn
     (True, True)
     """
