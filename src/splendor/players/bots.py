@@ -512,11 +512,13 @@ def play_game(
     names = table_names(bots, names)
     if seed is None:
         seed = random.SystemRandom().randrange(_SEED_BOUND)
-    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     rngs = bot_rngs(seed, len(bots))
     kinds = _seat_kinds(bots)
     if kinds is not None and _compiled():
-        return _kernel_game(record, kinds, rngs, max_turns)
+        # The record's fields checked as GameRecord.start checks them, with no deal.
+        start = GameRecord(len(bots), seed, Rules() if rules is None else rules, (), names)
+        return _kernel_game(start, kinds, rngs, max_turns)
+    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     for _ in range(max_turns):
         state = record.final_state()
         if state.is_over:
