@@ -52,7 +52,7 @@ from splendor.players.bots import (
     Bot,
     kernel_plays,
     parse_bot_spec,
-    play_game,
+    play_final_state,
 )
 from splendor.players.bots import load_bot as make_bot
 
@@ -323,14 +323,14 @@ def play_result(
     """Play one seeded game between ``bots`` (one per seat) and give its result.
 
     The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
-    max_turns=max_turns)``, where a failing bot raises. A refereed game (or
-    one with a time control) is :func:`~splendor.arena.referee.referee_game`'s
-    instead: the same game until a bot fails, which then forfeits. When every
-    seat is a plain :class:`~splendor.RandomBot` or
-    :class:`~splendor.GreedyBot` and the compiled kernel is in use
-    (:func:`splendor.players.bots.kernel_plays`), the game is
-    :func:`splendor.play_game`'s, played inside the kernel, refereed or not:
-    those bots cannot fail.
+    max_turns=max_turns)``, where a failing bot raises, played by
+    :func:`splendor.players.bots.play_final_state` (inside the kernel for a
+    table of plain :class:`~splendor.RandomBot` and
+    :class:`~splendor.GreedyBot` seats when it is compiled). A refereed game
+    (or one with a time control) is
+    :func:`~splendor.arena.referee.referee_game`'s instead: the same game
+    until a bot fails, which then forfeits; a table the kernel plays is
+    played as an unrefereed one, since those bots cannot fail.
 
     Args:
         bots: one bot per seat.
@@ -351,9 +351,9 @@ def play_result(
     """
     if (refereed or time_control is not None) and not kernel_plays(bots):
         record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
-    else:
-        record = play_game(bots, seed=seed, max_turns=max_turns)
-    return GameResult.of_record(index, entrants, record)
+        return GameResult.of_record(index, entrants, record)
+    final = play_final_state(bots, seed=seed, max_turns=max_turns)
+    return GameResult.of(index, seed, entrants, final)
 
 
 def _close(bot: object) -> None:

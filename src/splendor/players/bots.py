@@ -26,11 +26,12 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Final, TypeVar, cast
+from typing import TYPE_CHECKING, Final, TypeVar, cast
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
 from splendor.fast.heuristics import greedy_action
@@ -38,6 +39,9 @@ from splendor.formats.record import GameRecord
 from splendor.players._level_table import LEVEL_PREFIX, level_spec
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
+
+if TYPE_CHECKING:
+    from splendor.fast import Game
 
 __all__ = [
     "BOTS",
@@ -51,6 +55,7 @@ __all__ = [
     "kernel_plays",
     "load_bot",
     "parse_bot_spec",
+    "play_final_state",
     "play_game",
 ]
 
@@ -503,12 +508,7 @@ def play_game(
     >>> play_game([GreedyBot(), GreedyBot()], seed=again.seed) == again
     True
     """
-    bots = check_table(bots)
-    for bot in bots:
-        if not callable(bot):
-            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
-    if type(max_turns) is not int or max_turns < 0:
-        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    bots = _check_game(bots, max_turns)
     names = table_names(bots, names)
     if seed is None:
         seed = random.SystemRandom().randrange(_SEED_BOUND)
@@ -517,7 +517,8 @@ def play_game(
     if kinds is not None and _compiled():
         # The record's fields checked as GameRecord.start checks them, with no deal.
         start = GameRecord(len(bots), seed, Rules() if rules is None else rules, (), names)
-        return _kernel_game(start, kinds, rngs, max_turns)
+        game, played = _kernel_game(start, kinds, rngs, max_turns)
+        return _kernel_record(start, game, played)
     record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     for _ in range(max_turns):
         state = record.final_state()
@@ -581,13 +582,63 @@ def _seat_kinds(bots: object) -> tuple[str, ...] | None:
     return tuple(kinds)
 
 
+def play_final_state(
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> GameState:
+    """The last state of the game ``play_game(bots, seed=seed, rules=rules, max_turns=max_turns)``.
+
+    When :func:`kernel_plays` the table, the game is played inside the
+    compiled kernel and no record is made: the fastest way to a game's
+    result. Otherwise it is the
+    :meth:`~splendor.formats.record.GameRecord.final_state` of
+    :func:`play_game`'s record.
+
+    Raises:
+        InvalidArgumentError: as :func:`play_game` does.
+        IllegalActionError: as :func:`play_game` does.
+
+    >>> state = play_final_state([GreedyBot(), RandomBot()], seed=1)
+    >>> state == play_game([GreedyBot(), RandomBot()], seed=1).final_state()
+    True
+    """
+    table = _check_game(bots, max_turns)
+    kinds = _seat_kinds(table)
+    if kinds is None or not _compiled():
+        return play_game(table, seed=seed, rules=rules, max_turns=max_turns).final_state()
+    # The record's fields checked as play_game checks them.
+    start = GameRecord(len(table), seed, Rules() if rules is None else rules)
+    game, _ = _kernel_game(start, kinds, bot_rngs(seed, len(table)), max_turns)
+    return game.state()
+
+
+def _check_game(bots: Iterable[Bot], max_turns: object) -> tuple[Bot, ...]:
+    """The table of a game, checked with its bound on turns."""
+    table = check_table(bots)
+    for bot in table:
+        if not callable(bot):
+            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
+    if type(max_turns) is not int or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    return table
+
+
 def _kernel_game(
     start: GameRecord, kinds: tuple[str, ...], rngs: Sequence[random.Random], max_turns: int
-) -> GameRecord:
-    """The record of the game from ``start`` played inside the kernel, seats of ``kinds``."""
-    from splendor.fast import Game, play_bots
+) -> tuple[Game, tuple[int, ...]]:
+    """The game from ``start`` played inside the kernel, seats of ``kinds``, and its moves."""
+    from splendor.fast import play_bots
 
-    game, played = play_bots(kinds, rngs, seed=start.seed, rules=start.rules, max_turns=max_turns)
+    return play_bots(kinds, rngs, seed=start.seed, rules=start.rules, max_turns=max_turns)
+
+
+def _kernel_record(start: GameRecord, game: Game, played: Sequence[int]) -> GameRecord:
+    """The record of the game from ``start`` that the kernel played as ``game``."""
+    from splendor.fast import Game
+
     replay = Game.new(start.players, seed=start.seed, rules=start.rules)
     actions = []
     for index in played:
