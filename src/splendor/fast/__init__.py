@@ -13,9 +13,10 @@ move, inside it too.
 
 When the kernel is not compiled (the package was built without a C
 compiler, or with ``SPLENDOR_PURE=1`` in the build's environment), or when
-``SPLENDOR_PURE=1`` is set in the environment when one of these names is
-first used, the same interface runs in pure Python on the attrs engine
-(:mod:`splendor.fast.reference`), with the same results, only slower.
+``SPLENDOR_PURE=1`` is set in the environment when the kernel is first
+loaded (:mod:`splendor.fast.game` decides, once), the same interface runs
+in pure Python on the attrs engine (:mod:`splendor.fast.reference`), with
+the same results, only slower.
 :data:`COMPILED` says which one is in use. The names are loaded on first
 use, so that the modules of this package that need no kernel
 (:mod:`splendor.fast.heuristics`, :mod:`splendor.fast.dealing`) import
