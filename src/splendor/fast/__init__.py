@@ -84,4 +84,5 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    """Every public name, loaded or not (``VectorEnv`` and ``random_codes`` need numpy)."""
+    return sorted(_LAZY)
