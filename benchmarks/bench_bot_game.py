@@ -5,11 +5,11 @@ greedy; one greedy seat and random bots in the others; every seat random)
 it plays the same
 seeded games twice, as :func:`splendor.arena.tournament.play_result` plays them:
 
-- ``engine``: :func:`splendor.play_game` with the real bots (what
-  ``splendor simulate`` did for any table with a greedy bot, and does
-  without the compiled kernel);
-- ``kernel``: :func:`splendor.fast.bot_game` (what it does now when the
-  kernel is compiled);
+- ``engine``: :func:`splendor.play_game` with the real bots asking each
+  bot for each move (what it does without the compiled kernel);
+- ``kernel``: :func:`splendor.play_game` playing the whole game inside the
+  kernel (:func:`splendor.fast.play_bots`, what it does when the kernel is
+  compiled);
 
 checks that the results are the same, and reports games per second of wall
 clock and of CPU time of this process (on a busy machine the CPU figure is

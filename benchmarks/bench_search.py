@@ -33,8 +33,8 @@ from collections.abc import Callable, Sequence
 from splendor import GreedyBot, PlayerView, legal_actions, play_game, view
 from splendor.fast import COMPILED
 from splendor.fast import search as fast_search
-from splendor.fast.search import SearchBot
 from splendor.players.ismcts import ISMCTSBot
+from splendor.players.search import SearchBot
 
 
 def positions(players: int) -> list[PlayerView]:

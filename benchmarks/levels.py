@@ -44,11 +44,11 @@ from splendor import Action, PlayerView
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, rate
 from splendor.arena.referee import TABLE_DEALS, Table, fair_schedule, referee_game
-from splendor.fast.search import SearchBot
 from splendor.formats.record import Forfeit
 from splendor.players.bots import Bot, load_bot
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.levels import LEVELS, Level
+from splendor.players.search import SearchBot
 
 TABLE_FILE = Path(__file__).resolve().parent.parent / "src/splendor/players/_level_table.py"
 MEASURED = re.compile(r"(# BEGIN MEASURED[^\n]*\n)(.*?)(# END MEASURED)", re.DOTALL)

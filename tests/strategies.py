@@ -377,3 +377,14 @@ def spread(states: list[GameState], most: int) -> list[GameState]:
     """At most about ``most`` of ``states``, evenly spread over the game."""
     step = max(1, len(states) // most)
     return states[::step]
+
+
+def search_positions() -> Iterator[GameState]:
+    """Unfinished positions of 2 to 4 players, early, middle and late, many
+    with blind reserves held by a player other than the one to move."""
+    for players in (2, 3, 4):
+        for seed in range(4):
+            for turns in (0, 13, 37, 61):
+                state = seeded_position(players, seed, seed + 100, turns, buy_bias=0.3)
+                if not state.is_over:
+                    yield state

@@ -34,17 +34,9 @@ PACKAGES: Final = (
     "splendor.cli",
 )
 
+
 #: Facades written by a change made elsewhere: the players' facade, and
 #: ``VectorEnv`` and ``random_codes`` in the kernel's.
-_AWAITING_MERGE: Final = frozenset({"splendor.players", "splendor.fast.VectorEnv"})
-
-
-def _awaiting(name: str) -> list[pytest.MarkDecorator]:
-    if name not in _AWAITING_MERGE:
-        return []
-    return [pytest.mark.xfail(reason="the facade comes with another change", strict=True)]
-
-
 @cache
 def _documented_constants(module: str) -> frozenset[str]:
     """The names of a module assigned at its top level after a ``#:`` comment or before a string."""
@@ -88,7 +80,7 @@ def _is_documented(package: ModuleType, name: str) -> bool:
     )
 
 
-@pytest.fixture(params=[pytest.param(name, marks=_awaiting(name)) for name in PACKAGES])
+@pytest.fixture(params=PACKAGES)
 def package(request: pytest.FixtureRequest) -> ModuleType:
     name: str = request.param
     return importlib.import_module(name)
@@ -116,7 +108,6 @@ def test_every_name_of_a_facade_is_documented(package: ModuleType) -> None:
 
 
 @pytest.mark.parametrize("name", ["VectorEnv", "random_codes"])
-@pytest.mark.xfail(reason="the kernel's facade lists them with another change", strict=True)
 def test_the_kernel_facade_lists_the_vector_environment(name: str) -> None:
     fast = importlib.import_module("splendor.fast")
     assert name in fast.__all__

@@ -1,8 +1,9 @@
 """Differential check of the built-in bots played by :mod:`splendor.fast` against the engine.
 
 A game between :class:`~splendor.GreedyBot` and :class:`~splendor.RandomBot`
-seats is played twice: by :func:`splendor.play_game` with the real bots, and
-by ``Game._play_bots`` of an implementation (the compiled kernel, whose
+seats is played twice: by :func:`splendor.play_game` with the real bots
+played on the engine turn by turn (:func:`on_the_engine`), and by
+``Game._play_bots`` of an implementation (the compiled kernel, whose
 greedy seats weigh the moves in C, or the pure fallback). The two must play
 the same action at every turn and reach the same final state; a difference
 is a :class:`splendor.testing.ConformanceError` with the state where it
@@ -25,7 +26,7 @@ from typing import Final, Protocol
 
 import splendor
 from splendor import GameState, GreedyBot, RandomBot, Rules
-from splendor.players.bots import Bot
+from splendor.players.bots import Bot, bot_name
 from splendor.testing import ConformanceError, state_difference
 from tests.strategies import VARIANTS
 
@@ -53,6 +54,26 @@ class GameMaker(Protocol):
     def __call__(self, players: int, *, seed: int, rules: Rules | None = None) -> BotGame: ...
 
 
+def on_the_engine(bots: Sequence[Bot]) -> list[Bot]:
+    """The bots, each called through a function of the same name.
+
+    :func:`splendor.play_game` plays such a table on the engine, asking each
+    bot for each move, where it plays a table of the built-in bots inside the
+    compiled kernel: the game to compare the kernel's with.
+    """
+
+    def through(bot: Bot) -> Bot:
+        def choose(
+            view: splendor.PlayerView, actions: Sequence[splendor.Action], rng: random.Random
+        ) -> splendor.Action:
+            return bot(view, actions, rng)
+
+        choose.name = bot_name(bot)  # type: ignore[attr-defined]  # the record's name of the seat
+        return choose
+
+    return [through(bot) for bot in bots]
+
+
 def seats(players: int, mix: int) -> tuple[bool, ...]:
     """The greedy seats of mix ``mix``: bit ``seat`` of ``mix`` set for a random seat.
 
@@ -76,7 +97,7 @@ def check_bot_game(
         ConformanceError: at the first difference.
     """
     bots: list[Bot] = [GreedyBot() if g else RandomBot() for g in greedy]
-    record = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+    record = splendor.play_game(on_the_engine(bots), seed=seed, rules=rules, max_turns=max_turns)
     game = new(players, seed=seed, rules=rules)
     rngs = [random.Random(f"splendor-bot:{seed}:{seat}") for seat in range(players)]
     indices = game._play_bots(greedy, rngs, max_turns)
@@ -100,6 +121,15 @@ def check_bot_game(
             seed=seed,
             expected=len(record.actions),
             got=len(indices),
+        )
+    played = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+    if played != record:
+        raise ConformanceError(
+            f"{where}: play_game's record is not that of the bots played on the engine",
+            state=final,
+            seed=seed,
+            expected=record,
+            got=played,
         )
     difference = state_difference(game.state(), final)
     if difference:

@@ -49,8 +49,8 @@ from splendor.fast.network import (
     network_input,
     save_policy,
 )
-from splendor.fast.search import SearchBot
 from splendor.fast.search_reference import move_features
+from splendor.players.search import SearchBot
 
 #: One thread for XLA: the script shares the machine (set before jax is imported).
 os.environ.setdefault(

@@ -8,7 +8,7 @@ stopped when the script is started again:
 1. **Data**: games played in the compiled kernel, in shards under
    ``DIR/Np/data/``: many GreedyBot games with random moves mixed in (each
    game its own share of them, from 0 to 30 %), a few of their turns
-   recorded, and games of :class:`~splendor.fast.search.SearchBot` at a few
+   recorded, and games of :class:`~splendor.players.search.SearchBot` at a few
    strengths, half of their turns recorded, and (``--strong-games``) games
    between stronger SearchBots, every turn recorded; ``--workers`` plays the
    shards in several processes. A recorded position is the start
@@ -50,8 +50,8 @@ import numpy.typing as npt
 import splendor
 from splendor.fast import Game
 from splendor.fast.network import ValueNetwork, input_size, save_network
-from splendor.fast.search import SearchBot
 from splendor.fast.search_reference import score
+from splendor.players.search import SearchBot
 
 #: One thread for XLA: the script shares the machine (set before jax is imported).
 os.environ.setdefault(

@@ -43,13 +43,13 @@ if TYPE_CHECKING:
     from splendor.core.views import PlayerView, PublicPlayer, determinize, view
     from splendor.draw.svg import render_svg
     from splendor.draw.text import format_board
-    from splendor.fast.search import SearchBot
     from splendor.formats.notation import format_action, parse_action
     from splendor.formats.record import GameRecord
     from splendor.formats.record_text import format_record, parse_record
     from splendor.formats.serialization import from_json, to_json
     from splendor.players.bots import Bot, GreedyBot, RandomBot, play_game
     from splendor.players.ismcts import ISMCTSBot
+    from splendor.players.search import SearchBot
     from splendor.schema import FORMAT_VERSION, json_schema
 
 __all__ = [
@@ -119,7 +119,7 @@ _LAZY: dict[str, str] = {
     "RandomBot": "splendor.players.bots",
     "play_game": "splendor.players.bots",
     "ISMCTSBot": "splendor.players.ismcts",
-    "SearchBot": "splendor.fast.search",
+    "SearchBot": "splendor.players.search",
     "format_action": "splendor.formats.notation",
     "format_record": "splendor.formats.record_text",
     "parse_action": "splendor.formats.notation",

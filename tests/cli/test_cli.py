@@ -33,7 +33,7 @@ from splendor.arena.tournament import GameResult
 from splendor.cli import FileError, main
 from splendor.cli.files import load_file, save_record
 from splendor.cli.stats import simulate_one, summarize, wilson
-from splendor.players.bots import Bot, load_bot
+from splendor.players.bots import load_bot
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -173,15 +173,15 @@ def test_simulate_plays_random_games_in_the_kernel_with_the_engines_results(
         for max_turns in (1000, 25)
     ]
     played: list[int] = []
-    real = fast.bot_game
+    real = fast.play_bots
 
     def counted(
-        bots: Sequence[Bot], *, seed: int, max_turns: int
+        seats: Sequence[str], rngs: Sequence[random.Random], *, seed: int, **options: object
     ) -> tuple[fast.Game, tuple[int, ...]]:
         played.append(seed)
-        return real(bots, seed=seed, max_turns=max_turns)
+        return real(seats, rngs, seed=seed, **options)  # type: ignore[arg-type]  # passed on
 
-    monkeypatch.setattr(fast, "bot_game", counted)
+    monkeypatch.setattr(fast, "play_bots", counted)
     in_kernel = [simulate_one(job) for job in jobs]
     assert len(played) == len(jobs)
     monkeypatch.setattr(fast, "COMPILED", False)

@@ -34,8 +34,9 @@ from splendor import (
 from splendor.arena.selfplay import generate_records
 from splendor.arena.tournament import GameResult, play_result
 from splendor.core.actions import Buy, Reserve, ReserveFromDeck, Take
-from splendor.formats.record import GameRecord
+from splendor.fast import bot_games
 from splendor.formats.serialization import to_json
+from splendor.players.bots import bot_rngs, kernel_plays
 from tests.builders import (
     bonus_cards,
     card,
@@ -47,7 +48,7 @@ from tests.builders import (
 )
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS, game_states
-from tools.bot_diff import SETTINGS, check_bot_game, run, seats
+from tools.bot_diff import SETTINGS, check_bot_game, on_the_engine, run, seats
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -226,73 +227,85 @@ def test_a_tie_between_cards_to_buy_is_drawn_with_randrange() -> None:
 
 
 @pytest.mark.parametrize("name", ["kernel", "pure"])
-def test_bot_game_of_each_implementation(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_bots_of_each_implementation(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     impl = implementation(name)
-    monkeypatch.setattr(fast, "Game", impl.Game)
+    monkeypatch.setattr(bot_games, "Game", impl.Game)
     bots: list[splendor.Bot] = [GreedyBot(), RandomBot(), GreedyBot()]
-    game, indices = fast.bot_game(bots, seed=8, rules=VARIANTS["token-limit-5"], max_turns=60)
-    record = splendor.play_game(bots, seed=8, rules=VARIANTS["token-limit-5"], max_turns=60)
+    game, indices = fast.play_bots(
+        ("greedy", "random", "greedy"),
+        bot_rngs(8, 3),
+        seed=8,
+        rules=VARIANTS["token-limit-5"],
+        max_turns=60,
+    )
+    record = splendor.play_game(
+        on_the_engine(bots), seed=8, rules=VARIANTS["token-limit-5"], max_turns=60
+    )
     assert game.state() == record.final_state()
     assert len(indices) == len(record.actions) == 60
 
 
-def test_bot_game_can_play() -> None:
+def test_kernel_plays() -> None:
+    if not fast.COMPILED:
+        pytest.skip("the compiled kernel is not in use")
+
     class Greedier(GreedyBot):
         pass
 
-    assert fast.bot_game_can_play([GreedyBot(), RandomBot(), RandomBot()])
-    assert not fast.bot_game_can_play([GreedyBot(), Greedier()])
+    assert kernel_plays([GreedyBot(), RandomBot(), RandomBot()])
+    assert not kernel_plays([GreedyBot(), Greedier()])
     # A greedy bot that sometimes plays at random is not the kernel's greedy bot.
-    assert not fast.bot_game_can_play([GreedyBot(randomness=0.5), RandomBot()])
-    assert fast.bot_game_can_play([GreedyBot(randomness=0), RandomBot()])
-    assert not fast.bot_game_can_play([RandomBot(), ISMCTSBot()])
-    assert not fast.bot_game_can_play([RandomBot(), lambda view, actions, rng: actions[0]])
+    assert not kernel_plays([GreedyBot(randomness=0.5), RandomBot()])
+    assert kernel_plays([GreedyBot(randomness=0), RandomBot()])
+    assert not kernel_plays([RandomBot(), ISMCTSBot()])
+    assert not kernel_plays([RandomBot(), lambda view, actions, rng: actions[0]])
     # Only sequences of 2 to 4 seats; anything else is False, not an error.
-    assert not fast.bot_game_can_play([])
-    assert not fast.bot_game_can_play([GreedyBot()])
-    assert not fast.bot_game_can_play([GreedyBot()] * 5)
-    assert not fast.bot_game_can_play(None)
-    assert not fast.bot_game_can_play(iter([GreedyBot(), RandomBot()]))  # left unread
+    assert not kernel_plays([])
+    assert not kernel_plays([GreedyBot()])
+    assert not kernel_plays([GreedyBot()] * 5)
+    assert not kernel_plays(None)
+    assert not kernel_plays(iter([GreedyBot(), RandomBot()]))  # left unread
 
 
-def test_bot_game_takes_the_bots_and_names_play_game_takes() -> None:
+def test_play_game_in_the_kernel_takes_the_bots_and_names_it_takes() -> None:
     bots: list[splendor.Bot] = [GreedyBot(), RandomBot()]
     # Iterators, as play_game reads them (its annotation asks for sequences).
-    game, _ = fast.bot_game(iter(bots), seed=3)  # type: ignore[arg-type]  # on purpose
-    assert game.state() == splendor.play_game(bots, seed=3).final_state()
+    record = splendor.play_game(iter(bots), seed=3)  # type: ignore[arg-type]  # on purpose
+    assert record.final_state() == splendor.play_game(on_the_engine(bots), seed=3).final_state()
     names = iter(["Ann", "Bo"])
-    record = fast.bot_record(iter(bots), seed=3, names=names)  # type: ignore[arg-type]  # on purpose
-    assert record == splendor.play_game(bots, seed=3, names=["Ann", "Bo"])
+    record = splendor.play_game(iter(bots), seed=3, names=names)  # type: ignore[arg-type]  # on purpose
+    assert record == splendor.play_game(on_the_engine(bots), seed=3, names=["Ann", "Bo"])
 
 
 @pytest.mark.parametrize("seed", [2**63, -(2**80)])
-def test_bot_game_refuses_the_seeds_a_record_refuses(seed: int) -> None:
+def test_play_bots_refuses_the_seeds_a_record_refuses(seed: int) -> None:
     bots: list[splendor.Bot] = [GreedyBot(), RandomBot()]
     with pytest.raises(InvalidArgumentError, match=r"seed must be an int from -\(2\*\*63 - 1\)"):
-        fast.bot_game(bots, seed=seed)
+        fast.play_bots(("greedy", "random"), bot_rngs(0, 2), seed=seed)
     with pytest.raises(InvalidArgumentError):
         splendor.play_game(bots, seed=seed)
     largest = 2**63 - 1
-    game, _ = fast.bot_game(bots, seed=largest, max_turns=10)
-    assert game.state() == splendor.play_game(bots, seed=largest, max_turns=10).final_state()
+    game, _ = fast.play_bots(("greedy", "random"), bot_rngs(largest, 2), seed=largest, max_turns=10)
+    engine = splendor.play_game(on_the_engine(bots), seed=largest, max_turns=10)
+    assert game.state() == engine.final_state()
 
 
-def test_bot_game_names_the_kinds_of_bot_it_cannot_play() -> None:
-    class Greedier(GreedyBot):
-        pass
-
+def test_play_bots_names_the_kinds_of_seat_it_cannot_play() -> None:
     with pytest.raises(InvalidArgumentError) as raised:
-        fast.bot_game([Greedier(), RandomBot()], seed=1)
-    assert "got Greedier, RandomBot:" in str(raised.value)
+        fast.play_bots(("greedier", "random"), bot_rngs(1, 2), seed=1)
+    assert "a seat is one of random, greedy, got 'greedier'" in str(raised.value)
 
 
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"bots": "greedy"},
-        {"bots": [GreedyBot()]},
-        {"bots": [GreedyBot()] * 5},
-        {"bots": [GreedyBot(), ISMCTSBot()]},
+        {"seats": "greedy"},
+        {"seats": ["greedy"]},
+        {"seats": ["greedy"] * 5},
+        {"seats": ["greedy", "ismcts"]},
+        {"seats": None},
+        {"rngs": [random.Random(0)]},
+        {"rngs": [random.Random(0), 3]},
         {"seed": "1"},
         {"seed": True},
         {"max_turns": -1},
@@ -301,10 +314,15 @@ def test_bot_game_names_the_kinds_of_bot_it_cannot_play() -> None:
         {"rules": "standard"},
     ],
 )
-def test_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> None:
-    arguments: dict[str, object] = {"bots": [GreedyBot(), RandomBot()], "seed": 1, **kwargs}
+def test_play_bots_refuses_bad_arguments(kwargs: dict[str, object]) -> None:
+    arguments: dict[str, object] = {
+        "seats": ["greedy", "random"],
+        "rngs": bot_rngs(1, 2),
+        "seed": 1,
+        **kwargs,
+    }
     with pytest.raises(InvalidArgumentError):
-        fast.bot_game(**arguments)  # type: ignore[arg-type]  # wrong on purpose
+        fast.play_bots(**arguments)  # type: ignore[arg-type]  # wrong on purpose
 
 
 @pytest.mark.parametrize("name", ["kernel", "pure"])
@@ -444,15 +462,15 @@ def test_play_result_plays_greedy_tables_in_the_kernel(monkeypatch: pytest.Monke
     if not fast.COMPILED:
         pytest.skip("the compiled kernel is not in use")
     calls: list[int] = []
-    real = fast.bot_game
+    real = fast.play_bots
 
     def counted(
-        bots: Sequence[splendor.Bot], *, seed: int, max_turns: int
+        seats: Sequence[str], rngs: Sequence[random.Random], *, seed: int, **options: object
     ) -> tuple[fast.Game, tuple[int, ...]]:
         calls.append(seed)
-        return real(bots, seed=seed, max_turns=max_turns)
+        return real(seats, rngs, seed=seed, **options)  # type: ignore[arg-type]  # passed on
 
-    monkeypatch.setattr(fast, "bot_game", counted)
+    monkeypatch.setattr(fast, "play_bots", counted)
     tables: list[list[splendor.Bot]] = [
         [GreedyBot(), GreedyBot()],
         [RandomBot(), GreedyBot(), GreedyBot(), RandomBot()],
@@ -475,8 +493,13 @@ def test_play_result_plays_greedy_tables_in_the_kernel(monkeypatch: pytest.Monke
 
 
 @pytest.mark.parametrize("name", ["kernel", "pure"])
-def test_bot_record_is_the_record_of_play_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_kernels_record_is_the_record_of_the_engine(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not fast.COMPILED:
+        pytest.skip("the compiled kernel is not in use")
     monkeypatch.setattr(fast, "Game", implementation(name).Game)
+    monkeypatch.setattr(bot_games, "Game", implementation(name).Game)
     tables: list[list[splendor.Bot]] = [
         [GreedyBot(), RandomBot()],
         [RandomBot(), GreedyBot(), GreedyBot()],
@@ -488,17 +511,19 @@ def test_bot_record_is_the_record_of_play_game(name: str, monkeypatch: pytest.Mo
             (2, VARIANTS["points-10"], 1000),
             (3, None, 20),
         ):
-            record = fast.bot_record(bots, seed=seed, rules=rules, max_turns=max_turns)
-            expected = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+            record = splendor.play_game(bots, seed=seed, rules=rules, max_turns=max_turns)
+            expected = splendor.play_game(
+                on_the_engine(bots), seed=seed, rules=rules, max_turns=max_turns
+            )
             assert record == expected
             assert to_json(record) == to_json(expected)
             assert record.final_state() == expected.final_state()
     names = ("Ann", "Bo")
-    record = fast.bot_record(tables[0], seed=5, names=names)
-    assert record == splendor.play_game(tables[0], seed=5, names=names)
+    record = splendor.play_game(tables[0], seed=5, names=names)
+    assert record == splendor.play_game(on_the_engine(tables[0]), seed=5, names=names)
     for bad in ("Ann", ("Ann",), ("Ann", 2)):
         with pytest.raises(InvalidArgumentError):
-            fast.bot_record(tables[0], seed=5, names=bad)  # type: ignore[arg-type]  # wrong on purpose
+            splendor.play_game(tables[0], seed=5, names=bad)  # type: ignore[arg-type]  # wrong on purpose
 
 
 def test_self_play_records_greedy_tables_in_the_kernel(
@@ -507,13 +532,15 @@ def test_self_play_records_greedy_tables_in_the_kernel(
     if not fast.COMPILED:
         pytest.skip("the compiled kernel is not in use")
     calls: list[int] = []
-    real = fast.bot_record
+    real = fast.play_bots
 
-    def counted(bots: Sequence[splendor.Bot], *, seed: int, max_turns: int) -> GameRecord:
+    def counted(
+        seats: Sequence[str], rngs: Sequence[random.Random], *, seed: int, **options: object
+    ) -> tuple[fast.Game, tuple[int, ...]]:
         calls.append(seed)
-        return real(bots, seed=seed, max_turns=max_turns)
+        return real(seats, rngs, seed=seed, **options)  # type: ignore[arg-type]  # passed on
 
-    monkeypatch.setattr(fast, "bot_record", counted)
+    monkeypatch.setattr(fast, "play_bots", counted)
     generate_records(tmp_path / "kernel.jsonl", ["greedy", "random", "greedy"], games=6, seed=3)
     assert len(calls) == 6
     monkeypatch.setattr(fast, "COMPILED", False)

@@ -27,8 +27,10 @@ from splendor import (
 from splendor.errors import MissingExtraError
 from splendor.fast import reference as fast_pure
 from splendor.fast.reference import Playouts, SplitMix64
+from splendor.players.bots import bot_rngs
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS
+from tools.bot_diff import on_the_engine
 
 
 class Index:
@@ -348,27 +350,19 @@ def test_errors_are_the_librarys() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_bot_game_is_the_game_play_game_plays(players: int) -> None:
-    bots = [splendor.RandomBot()] * players
+def test_play_bots_of_random_seats_is_the_game_play_game_plays(players: int) -> None:
+    bots = on_the_engine([splendor.RandomBot()] * players)
+    seats = ("random",) * players
     for seed in (1, 2):
         record = splendor.play_game(bots, seed=seed, max_turns=1000)
-        game, indices = fast.random_bot_game(players, seed=seed)
+        game, indices = fast.play_bots(seats, bot_rngs(seed, players), seed=seed)
         assert game.state() == record.final_state()
         assert len(indices) == len(record.actions)
     rules = VARIANTS["token-limit-5"]
     record = splendor.play_game(bots, seed=5, rules=rules, max_turns=40)
-    game, indices = fast.random_bot_game(players, seed=5, rules=rules, max_turns=40)
+    game, indices = fast.play_bots(seats, bot_rngs(5, players), seed=5, rules=rules, max_turns=40)
     assert game.state() == record.final_state()
     assert len(indices) == 40
-
-
-@pytest.mark.parametrize(
-    "kwargs", [{"seed": "1"}, {"seed": True}, {"max_turns": -1}, {"players": 5}]
-)
-def test_random_bot_game_refuses_bad_arguments(kwargs: dict[str, object]) -> None:
-    arguments: dict[str, object] = {"players": 2, "seed": 1, **kwargs}
-    with pytest.raises(InvalidArgumentError):
-        fast.random_bot_game(**arguments)  # type: ignore[arg-type]  # wrong on purpose
 
 
 def test_the_packages_submodules_import_by_name_from_it() -> None:

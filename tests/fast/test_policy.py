@@ -24,7 +24,7 @@ from splendor.core.actions import Buy, Reserve, ReserveFromDeck, Take
 from splendor.core.views import determinize
 from splendor.errors import WeightsError
 from splendor.fast import network as net
-from splendor.fast import search as search_module
+from splendor.fast import search as fast_search_module
 from splendor.fast import search_reference
 from splendor.fast.network import (
     MAGIC,
@@ -41,9 +41,9 @@ from splendor.fast.network import (
     save_policy,
     shipped_policies,
 )
-from splendor.fast.search import SearchBot
 from splendor.fast.search_reference import SearchOutcome, move_features, policy_scores, priors
 from splendor.players.bots import load_bot
+from splendor.players.search import SearchBot
 from tests.fast.conftest import implementation
 from tests.strategies import seeded_position
 
@@ -373,7 +373,7 @@ def test_the_pure_fallback_ranks_by_the_policy_too(monkeypatch: pytest.MonkeyPat
     seen = view(POSITIONS[2], POSITIONS[2].current_player)
     implementation("kernel")
     compiled = SearchBot(iterations=120, seed=8, policy=True).search(seen, random.Random(0))
-    monkeypatch.setattr(search_module, "_kernel_search", None)
+    monkeypatch.setattr(fast_search_module, "_kernel_search", None)
     assert SearchBot(iterations=120, seed=8, policy=True).search(seen, random.Random(0)) == compiled
 
 

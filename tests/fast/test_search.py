@@ -1,4 +1,4 @@
-"""The search of :class:`splendor.fast.search.SearchBot`: the kernel's and its pure twin's.
+"""The search of :class:`splendor.players.search.SearchBot`: the kernel's and its pure twin's.
 
 The compiled search and :mod:`splendor.fast.search_reference` must find the
 same thing (the same move, visits, shares and principal variation) from the
@@ -9,10 +9,7 @@ budgets, views and actions get the library's error.
 from __future__ import annotations
 
 import itertools
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -23,28 +20,18 @@ import splendor
 from splendor import GameState, InvalidArgumentError, legal_actions, view
 from splendor.core.views import determinize
 from splendor.errors import WeightsError
-from splendor.fast import search as search_module
+from splendor.fast import search as fast_search_module
 from splendor.fast import search_reference
 from splendor.fast.network import ValueNetwork, load_network, save_network, shipped_networks
 from splendor.fast.reference import SplitMix64
-from splendor.fast.search import MAX_ITERATIONS, SearchBot
 from splendor.fast.search_reference import SearchOutcome
+from splendor.players import search as search_module
 from splendor.players.bots import load_bot
+from splendor.players.search import MAX_ITERATIONS, SearchBot
 from tests.fast.conftest import implementation
-from tests.strategies import VARIANTS, seeded_position, variant_states
+from tests.strategies import VARIANTS, search_positions, seeded_position, variant_states
 
 OPTIONS = {"exploration": 0.25, "widening": 1.5, "rollout_rounds": 0, "temperature": 2.5}
-
-
-def positions() -> Iterator[GameState]:
-    """Unfinished positions of 2 to 4 players, early, middle and late, many
-    with blind reserves held by a player other than the one to move."""
-    for players in (2, 3, 4):
-        for seed in range(4):
-            for turns in (0, 13, 37, 61):
-                state = seeded_position(players, seed, seed + 100, turns, buy_bias=0.3)
-                if not state.is_over:
-                    yield state
 
 
 def hidden_reserves(state: GameState) -> int:
@@ -56,7 +43,7 @@ def hidden_reserves(state: GameState) -> int:
     )
 
 
-POSITIONS = list(positions())
+POSITIONS = list(search_positions())
 
 
 def test_the_positions_cover_what_the_deal_hides() -> None:
@@ -329,100 +316,6 @@ def test_a_different_view_can_change_the_move() -> None:
     assert len(moves) > 3
 
 
-def test_a_seeded_bot_is_reproducible_and_the_seed_matters() -> None:
-    state = POSITIONS[5]
-    seen = view(state, state.current_player)
-    actions = legal_actions(seen)
-    first = SearchBot(iterations=400, seed=1).search(seen, random.Random(0))
-    again = SearchBot(iterations=400, seed=1).search(seen, random.Random(1))
-    assert first == again
-    others = {
-        SearchBot(iterations=400, seed=s).search(seen, random.Random(0)).visits for s in range(2, 6)
-    }
-    assert len(others | {first.visits}) > 1
-    # Without a seed the bot draws its seed from the rng it is given.
-    unseeded = SearchBot(iterations=400)
-    assert unseeded.search(seen, random.Random(7)) == unseeded.search(seen, random.Random(7))
-    assert unseeded(seen, actions, random.Random(7)) in actions
-
-
-def test_a_time_budget_stops_the_search() -> None:
-    state = POSITIONS[2]
-    seen = view(state, state.current_player)
-    bot = SearchBot(seconds=0.05, seed=1)
-    outcome = bot.search(seen, random.Random(0))
-    assert 1 <= outcome.iterations < MAX_ITERATIONS
-    assert bot.last_iterations == outcome.iterations
-    # Whichever budget comes first: the iterations here.
-    assert (
-        SearchBot(iterations=7, seconds=100.0, seed=1).search(seen, random.Random(0)).iterations
-        == 7
-    )
-
-
-def test_the_pure_fallback_plays_the_same_moves() -> None:
-    """With SPLENDOR_PURE=1 the bot runs the pure search: the same moves as the kernel."""
-    implementation("kernel")
-    script = (
-        "import random, splendor\n"
-        "from splendor.fast import COMPILED\n"
-        "from splendor.fast.search import SearchBot\n"
-        "assert not COMPILED\n"
-        "bots = [SearchBot(iterations=60, seed=2), splendor.GreedyBot()]\n"
-        "record = splendor.play_game(bots, seed=5, max_turns=12)\n"
-        "print(' '.join(str(a) for a in record.actions))\n"
-    )
-    env = {**os.environ, "SPLENDOR_PURE": "1"}
-    pure = subprocess.run(
-        [sys.executable, "-c", script],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    ).stdout.strip()
-    record = splendor.play_game(
-        [SearchBot(iterations=60, seed=2), splendor.GreedyBot()], seed=5, max_turns=12
-    )
-    assert pure == " ".join(str(a) for a in record.actions)
-
-
-def test_it_beats_the_greedy_bot() -> None:
-    """Not a measure of strength (benchmarks/strength.py is): the search plays to win."""
-    won = 0
-    for deal in range(3):
-        for seat in range(2):
-            bots: list[splendor.Bot] = [splendor.GreedyBot(), splendor.GreedyBot()]
-            bots[seat] = SearchBot(iterations=1500, seed=deal)
-            won += seat in (splendor.play_game(bots, seed=deal).result or ())
-    assert won >= 5
-
-
-@pytest.mark.parametrize(
-    ("options", "message"),
-    [
-        ({"iterations": 0}, "iterations must be an int from 1"),
-        ({"iterations": MAX_ITERATIONS + 1}, "iterations must be an int from 1"),
-        ({"iterations": True}, "iterations must be an int"),
-        ({"iterations": 2.0}, "iterations must be an int"),
-        ({"seconds": 0}, "seconds must be a positive number"),
-        ({"seconds": -1.0}, "seconds must be a positive number"),
-        ({"seconds": float("nan")}, "seconds must be a positive number"),
-        ({"seconds": float("inf")}, "seconds must be a positive number"),
-        ({"seconds": "1"}, "seconds must be a positive number"),
-        ({"seed": 1.5}, "seed must be an int"),
-        ({"exploration": 0.0}, "exploration must be a positive number"),
-        ({"widening": -1}, "widening must be a positive number"),
-        ({"temperature": float("nan")}, "temperature must be a positive number"),
-        ({"rollout_rounds": -1}, "rollout_rounds must be an int from 0"),
-        ({"rollout_rounds": 1001}, "rollout_rounds must be an int from 0"),
-    ],
-)
-def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
-    with pytest.raises(InvalidArgumentError, match=message):
-        SearchBot(**options)  # type: ignore[arg-type]  # the wrong types are the point
-
-
 def test_the_kernel_search_refuses_what_it_cannot_search() -> None:
     kernel = implementation("kernel")
     over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
@@ -470,36 +363,6 @@ def test_the_kernel_search_refuses_what_it_cannot_search() -> None:
         kernel.search(*args, deep)
     with pytest.raises(InvalidArgumentError, match="exploration must be a positive"):
         SearchBot(exploration=10**400)
-
-
-def test_bad_views_and_actions_are_refused() -> None:
-    state = POSITIONS[3]
-    seat = state.current_player
-    seen = view(state, seat)
-    actions = legal_actions(seen)
-    bot = SearchBot(iterations=50, seed=1)
-    rng = random.Random(0)
-    with pytest.raises(InvalidArgumentError, match="spectator"):
-        bot(view(state, None), actions, rng)
-    with pytest.raises(InvalidArgumentError, match="turn"):
-        bot(view(state, (seat + 1) % len(state.players)), actions, rng)
-    # The actions of another game's view.
-    elsewhere = view(splendor.new_game(len(state.players), seed=12345), 0)
-    if elsewhere.current_player == seat:
-        with pytest.raises(InvalidArgumentError):
-            bot(seen, legal_actions(elsewhere)[:3], rng)
-    with pytest.raises(InvalidArgumentError, match="rng"):
-        bot.search(seen, 5)  # type: ignore[arg-type]  # not a generator
-    # A view no game can reach: a card both face up and in a hand.
-    card = next(card for row in seen.board for card in row if card is not None)
-    own = seen.own
-    assert own is not None
-    broken = attrs.evolve(seen, own=attrs.evolve(own, reserved=(*own.reserved, card)))
-    with pytest.raises(InvalidArgumentError, match="impossible view"):
-        bot.search(broken, rng)
-    over = splendor.play_game([splendor.GreedyBot(), splendor.GreedyBot()], seed=1).final_state()
-    with pytest.raises(InvalidArgumentError):
-        bot.search(view(over, over.current_player), rng)
 
 
 def _dense_reference(values: list[float], weights: list[float], biases: list[float]) -> list[float]:
@@ -643,7 +506,7 @@ def test_the_bot_searches_with_its_leaf_weight(monkeypatch: pytest.MonkeyPatch) 
 
     implementation("kernel")
     compiled = {weight: searched(weight) for weight in (0.0, 0.3)}
-    monkeypatch.setattr(search_module, "_kernel_search", None)
+    monkeypatch.setattr(fast_search_module, "_kernel_search", None)
     pure = {weight: searched(weight) for weight in (0.0, 0.3)}
     assert compiled == pure
     assert compiled[0.3].win != compiled[0.0].win

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from splendor.arena.referee import referee_game as referee_game
     from splendor.arena.runs import check_players as check_players
     from splendor.arena.runs import game_seed as game_seed
-    from splendor.arena.runs import kernel_plays as kernel_plays
     from splendor.arena.selfplay import generate_records as generate_records
     from splendor.arena.selfplay import read_records as read_records
     from splendor.arena.tournament import RatedEntrant as RatedEntrant
@@ -92,7 +91,6 @@ __all__ = [
     "fair_schedule",
     "game_seed",
     "generate_records",
-    "kernel_plays",
     "play_result",
     "plot_ratings",
     "rate",
@@ -138,7 +136,7 @@ __getattr__, __dir__ = lazy_names(
             "fair_schedule",
             "referee_game",
         ),
-        "splendor.arena.runs": ("check_players", "game_seed", "kernel_plays"),
+        "splendor.arena.runs": ("check_players", "game_seed"),
         "splendor.arena.selfplay": ("generate_records", "read_records"),
         "splendor.arena.tournament": (
             "RatedEntrant",

@@ -13,7 +13,7 @@ Game ``i`` is dealt with seed ``seed * 1000003 + i``
 seats rotate through the bots. The same arguments give the same records however the games are run;
 only the order of the lines follows the order the games finished in. Games
 between plain random and greedy bots are played in the compiled kernel when
-it is in use (:func:`splendor.fast.bot_record`), with the same records.
+it is in use (see :func:`splendor.play_game`), with the same records.
 
 >>> import os, tempfile
 >>> from splendor.arena.selfplay import generate_records, read_records
@@ -30,7 +30,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 
 from splendor.arena.parallel import run_tasks
-from splendor.arena.runs import check_players, game_seed, kernel_plays
+from splendor.arena.runs import check_players, game_seed
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot, play_game
@@ -46,11 +46,6 @@ def _play_task(task: _Task) -> str:
 
     seed, specs, max_turns = task
     bots = [load_bot(spec) for spec in specs]
-    if kernel_plays(bots):
-        from splendor import fast
-
-        # The same record, played in the kernel.
-        return to_json(fast.bot_record(bots, seed=seed, max_turns=max_turns))
     return to_json(play_game(bots, seed=seed, max_turns=max_turns))
 
 

@@ -41,7 +41,7 @@ import attrs
 from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
-from splendor.arena.runs import check_players, kernel_plays
+from splendor.arena.runs import check_players
 from splendor.draw.charts import Interval, interval_chart
 from splendor.errors import InvalidArgumentError
 from splendor.extras import require
@@ -49,8 +49,9 @@ from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     ENGINE_PREFIX,
     Bot,
+    kernel_plays,
     parse_bot_spec,
-    play_game,
+    play_final_state,
 )
 from splendor.players.bots import load_bot as make_bot
 
@@ -260,14 +261,14 @@ def play_result(
     """Play one seeded game between ``bots`` (one per seat) and give its result.
 
     The game is :func:`splendor.play_game`'s ``play_game(bots, seed=seed,
-    max_turns=max_turns)``, where a failing bot raises. A refereed game (or
-    one with a time control) is :func:`~splendor.arena.referee.referee_game`'s
-    instead: the same game until a bot fails, which then forfeits. When every
-    seat is a plain
-    :class:`~splendor.RandomBot` or :class:`~splendor.GreedyBot` and the
-    compiled kernel is in use (:data:`splendor.fast.COMPILED`), the game is
-    played inside the kernel by :func:`splendor.fast.bot_game`, move for move
-    the same game and so the same result, many times faster.
+    max_turns=max_turns)``, where a failing bot raises, played by
+    :func:`splendor.players.bots.play_final_state` (inside the kernel for a
+    table of plain :class:`~splendor.RandomBot` and
+    :class:`~splendor.GreedyBot` seats when it is compiled). A refereed game
+    (or one with a time control) is
+    :func:`~splendor.arena.referee.referee_game`'s instead: the same game
+    until a bot fails, which then forfeits; a table the kernel plays is
+    played as an unrefereed one, since those bots cannot fail.
 
     Args:
         bots: one bot per seat.
@@ -286,16 +287,11 @@ def play_result(
     >>> result.winners, result.seed
     ((0,), 5)
     """
-    if kernel_plays(bots):
-        from splendor import fast
-
-        game, _ = fast.bot_game(bots, seed=seed, max_turns=max_turns)
-        return GameResult.of(index, seed, entrants, game.state())
-    if refereed or time_control is not None:
+    if (refereed or time_control is not None) and not kernel_plays(bots):
         record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
-    else:
-        record = play_game(bots, seed=seed, max_turns=max_turns)
-    return GameResult.of_record(index, entrants, record)
+        return GameResult.of_record(index, entrants, record)
+    final = play_final_state(bots, seed=seed, max_turns=max_turns)
+    return GameResult.of(index, seed, entrants, final)
 
 
 def _close(bot: object) -> None:

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from splendor.arena.runs import game_seed, kernel_plays
+from splendor.arena.runs import game_seed
 from splendor.arena.tournament import GameResult, play_result
 from splendor.cli.common import GuardedBot
-from splendor.players.bots import Bot
+from splendor.players.bots import Bot, kernel_plays
 
 __all__ = [
     "BotStats",

@@ -72,7 +72,7 @@ def _init_codes():
     global A_COUNT, A_DOUBLE, A_RESERVE_BOARD, A_RESERVE_DECK, A_BUY_BOARD, A_BUY_RESERVED
     global A_RESERVED_SLOTS, A_PASS, A_RETURN, A_GOLD, A_NO_MORE_GOLD, A_NOBLE
     cdef int c, i, key
-    patterns = _encoding._TAKE_PATTERNS  # the take codes' gems, in code order
+    patterns = _encoding.TAKE_PATTERNS  # the take codes' gems, in code order
     takes = _encoding.TAKE_CODES
     different = [i for i in takes if max(patterns[i]) == 1]
     _fits(different == list(range(len(different))) and len(different) <= MAX_TAKE_CODES,

@@ -1,17 +1,17 @@
-# GreedyBot's choice (splendor.players.bots.GreedyBot), in C.
+# GreedyBot's choice (splendor.fast.heuristics.greedy_action), in C.
 #
-# Mirrors GreedyBot.__call__ and its helpers line for line: the same values
+# Mirrors greedy_action and its helpers line for line: the same values
 # computed with the same double operations in the same order (so the same
 # floats, compared for equality the same way: the kernel is compiled with
 # -ffp-contract=off, so that no a * b + c is fused into one rounding), with
-# the bot's weights, read from splendor.players.bots when the kernel is
+# the weights read from splendor.fast.heuristics when the kernel is
 # imported; the same candidates in the order of the listing, and the same
 # calls on the bot's random.Random, made through the generator's own methods
 # so that its stream stays that of the bot. tests/fast/test_bot_game.py and
 # tools/bot_diff.py compare the two move for move. Included into
 # _kernel.pyx.
 
-from splendor.players import bots as _bots
+from splendor.fast import heuristics as _heuristics
 
 # GreedyBot's weights (see _init_greedy).
 cdef double W_BUY_POINTS = 0.0
@@ -25,31 +25,31 @@ cdef double W_TAKE_REST = 0.0
 
 
 def _init_greedy():
-    """Read GreedyBot's weights from splendor.players.bots, its one definition."""
+    """Read GreedyBot's weights from splendor.fast.heuristics, their one definition."""
     global W_BUY_POINTS, W_BUY_PULL, W_BUY_DEMAND, W_BUY_GOLD, W_BUY_PAID
     global W_TARGET_POINTS, W_TAKE_TARGET, W_TAKE_REST
-    W_BUY_POINTS = _bots._BUY_POINTS
-    W_BUY_PULL = _bots._BUY_PULL
-    W_BUY_DEMAND = _bots._BUY_DEMAND
-    W_BUY_GOLD = _bots._BUY_GOLD
-    W_BUY_PAID = _bots._BUY_PAID
-    W_TARGET_POINTS = _bots._TARGET_POINTS
-    W_TAKE_TARGET = _bots._TAKE_TARGET
-    W_TAKE_REST = _bots._TAKE_REST
+    W_BUY_POINTS = _heuristics.BUY_POINTS
+    W_BUY_PULL = _heuristics.BUY_PULL
+    W_BUY_DEMAND = _heuristics.BUY_DEMAND
+    W_BUY_GOLD = _heuristics.BUY_GOLD
+    W_BUY_PAID = _heuristics.BUY_PAID
+    W_TARGET_POINTS = _heuristics.TARGET_POINTS
+    W_TAKE_TARGET = _heuristics.TAKE_TARGET
+    W_TAKE_REST = _heuristics.TAKE_REST
 
 
 _init_greedy()
 
-#: GreedyBot's weights as the kernel read them from splendor.players.bots at import.
+#: GreedyBot's weights as the kernel read them from splendor.fast.heuristics at import.
 GREEDY_WEIGHTS = {
-    "_BUY_POINTS": W_BUY_POINTS,
-    "_BUY_PULL": W_BUY_PULL,
-    "_BUY_DEMAND": W_BUY_DEMAND,
-    "_BUY_GOLD": W_BUY_GOLD,
-    "_BUY_PAID": W_BUY_PAID,
-    "_TARGET_POINTS": W_TARGET_POINTS,
-    "_TAKE_TARGET": W_TAKE_TARGET,
-    "_TAKE_REST": W_TAKE_REST,
+    "BUY_POINTS": W_BUY_POINTS,
+    "BUY_PULL": W_BUY_PULL,
+    "BUY_DEMAND": W_BUY_DEMAND,
+    "BUY_GOLD": W_BUY_GOLD,
+    "BUY_PAID": W_BUY_PAID,
+    "TARGET_POINTS": W_TARGET_POINTS,
+    "TAKE_TARGET": W_TAKE_TARGET,
+    "TAKE_REST": W_TAKE_REST,
 }
 
 cdef enum:
@@ -58,7 +58,7 @@ cdef enum:
 
 
 cdef inline int g_missing(const int* need, const int* held) noexcept nogil:
-    """bots._missing: the tokens still missing to pay ``need``, gold standing in."""
+    """heuristics._missing: the tokens still missing to pay ``need``, gold standing in."""
     cdef int c, short = 0
     for c in range(5):
         if need[c] > held[c]:
@@ -88,7 +88,7 @@ cdef void g_seen(const KState* s, Seen* v) noexcept nogil:
         v.pull[c] = 0.0
     for c in range(6):
         v.held[c] = s.tokens[p][c]
-    # bots._noble_pull over the revealed nobles.
+    # heuristics._noble_pull over the revealed nobles.
     for i in range(s.n_nobles):
         if s.nobles[i] >> 4:
             continue
@@ -120,7 +120,7 @@ cdef void g_seen(const KState* s, Seen* v) noexcept nogil:
 
 
 cdef inline double g_buy_value(const Move* m, const Seen* v, const int* demand) noexcept nogil:
-    """bots._buy_value."""
+    """heuristics._buy_value."""
     cdef int colour = C_BONUS[m.card]
     cdef int points = C_POINTS[m.card] + (N_POINTS[m.noble] if m.noble else 0)
     cdef int gold = m.tok[5]
@@ -132,7 +132,7 @@ cdef inline double g_buy_value(const Move* m, const Seen* v, const int* demand) 
 
 
 cdef inline void g_after(const int* held, const Move* m, int* after) noexcept nogil:
-    """bots._after."""
+    """heuristics._after."""
     cdef int c
     for c in range(6):
         after[c] = held[c] + m.tok[c] - m.ret[c]
@@ -159,7 +159,7 @@ cdef Py_ssize_t g_best(
     const Move* moves, Py_ssize_t n, int kind, const Seen* v, const int* demand,
     int target, object rng,
 ) except -1:
-    """bots._best over the moves of ``kind`` (K_BUY or K_TAKE): the first of
+    """heuristics._best over the moves of ``kind`` (K_BUY or K_TAKE): the first of
     the highest value, or one of them drawn with ``rng.randrange``. -2 when
     there are no such moves."""
     cdef Py_ssize_t i, ties = 0, first = -2, pick
@@ -271,7 +271,7 @@ cdef Py_ssize_t greedy_pick_in(
         g_after(v.held, &moves[take], after)
         if g_missing(v.need[target], after) < g_missing(v.need[target], v.held):
             return take
-    # bots._reserve_of: the reservation of a face-up target giving back least gold.
+    # heuristics._reserve_of: the reservation of a face-up target giving back least gold.
     if target < v.n_board:
         reserve = -1
         for j in range(n):

@@ -48,7 +48,7 @@ import random
 
 import attrs
 
-from splendor.core._messages import short_repr
+from splendor.core.messages import short_repr
 from splendor.core.actions import Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS_BY_ID, NOBLES_BY_ID, Card, Noble
 from splendor.core.deal import new_game

@@ -1,4 +1,4 @@
-# The search of splendor.fast.search.SearchBot, in C.
+# The search of splendor.players.search.SearchBot, in C.
 #
 # Mirrors splendor.fast.search_reference line for line: the same draws from
 # SplitMix64, the same doubles computed in the same order (the kernel is
@@ -19,16 +19,16 @@ from splendor.fast.network import ValueNetwork as _ValueNetwork
 from splendor.fast.search_reference import SearchOutcome
 
 cdef int64_t S_MAX_ITERATIONS = _search_reference.MAX_ITERATIONS
-cdef int S_AIMS = _search_reference._AIMS
+cdef int S_AIMS = _search_reference.AIMS
 _fits(1 <= S_AIMS <= 4, "the prior aims at 1 to 4 cards")
 cdef int S_MAX_ROUNDS = _search_reference.MAX_ROLLOUT_ROUNDS
-cdef double SW_BONUS = _search_reference._W_BONUS
-cdef double SW_TOKEN = _search_reference._W_TOKEN
-cdef double SW_GOLD = _search_reference._W_GOLD
-cdef double SW_NOBLE = _search_reference._W_NOBLE
-cdef double SW_REACH = _search_reference._W_REACH
+cdef double SW_BONUS = _search_reference.W_BONUS
+cdef double SW_TOKEN = _search_reference.W_TOKEN
+cdef double SW_GOLD = _search_reference.W_GOLD
+cdef double SW_NOBLE = _search_reference.W_NOBLE
+cdef double SW_REACH = _search_reference.W_REACH
 # Iterations between two looks at the clock and at pending signals.
-cdef int S_CHUNK = _search_reference._CHUNK
+cdef int S_CHUNK = _search_reference.CHUNK
 
 ctypedef struct SNode:
     Move move
@@ -115,7 +115,7 @@ cdef inline uint64_t s_bytes5(const uint8_t* counts, int cap) noexcept nogil:
 
 
 cdef inline int s_gap(uint64_t need_bytes, uint64_t held_bytes, int gold) noexcept nogil:
-    """splendor.players._reach.shortfall: the gems ``held`` leaves short of
+    """splendor.fast.heuristics.shortfall: the gems ``held`` leaves short of
     ``need``, less the gold (0 at least)."""
     cdef int short = hsum_bytes(short_bytes(need_bytes, held_bytes))
     return short - gold if short > gold else 0

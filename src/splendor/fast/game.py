@@ -100,13 +100,13 @@ class Game(_Base):
     - ``pending_codes``, ``legal_codes()`` and ``play_code(code)``: the turn
       as decisions, one code at a time.
 
-    **The bots** (:mod:`splendor.players.bots`):
+    **The bots** (:mod:`splendor.fast.heuristics`):
 
     - ``greedy_choice(rng)``: the index of the action
       :class:`~splendor.GreedyBot` plays for the seat to move, its ties
       broken with the :class:`random.Random` ``rng`` exactly as the bot
       breaks them (the compiled kernel weighs the actions in C; see
-      :func:`splendor.fast.bot_game`).
+      :func:`splendor.fast.play_bots`).
 
     **The RL rows** (:mod:`splendor.rl`'s observations and masks):
 

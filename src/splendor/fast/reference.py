@@ -507,7 +507,7 @@ class Game:
         self._codes = ()
         return True
 
-    # -- The bots: splendor.players.bots -----------------------------------------------
+    # -- The bots: splendor.fast.heuristics --------------------------------------------
 
     @_exclusive
     def greedy_choice(self, rng: random.Random) -> int:
@@ -549,7 +549,7 @@ class Game:
     ) -> tuple[int, ...]:
         """Play in place, each seat a GreedyBot (``greedy[seat]``) or a RandomBot
         drawing from ``rngs[seat]``, until the end or ``max_turns`` turns;
-        the index played each turn (see :func:`splendor.fast.bot_game`)."""
+        the index played each turn (see :func:`splendor.fast.play_bots`)."""
         state = self._state
         players = len(state.players)
         greedy, rngs = tuple(greedy), tuple(rngs)
@@ -650,11 +650,12 @@ def _writable(out: object, dtype: str, size: int) -> npt.NDArray[Any]:
 def _choose(state: GameState, actions: Sequence[Action], greedy: bool, rng: random.Random) -> int:
     """The index in ``actions`` of the action the built-in bot plays at ``state``."""
     from splendor.core.views import view
-    from splendor.players.bots import GreedyBot, RandomBot
+    from splendor.fast.heuristics import greedy_action
 
-    bot = GreedyBot() if greedy else RandomBot()
-    # The bots return one of the actions (index() finds it by identity first).
-    return actions.index(bot(view(state, state.current_player), actions, rng))
+    if not greedy:
+        return rng.randrange(len(actions))  # RandomBot's draw
+    # greedy_action returns one of the actions (index() finds it by identity first).
+    return actions.index(greedy_action(view(state, state.current_player), actions, rng))
 
 
 def _restore(cls: type[Game], state: GameState) -> Game:

@@ -54,6 +54,8 @@ from splendor.core.components import Card
 from splendor.core.legal import legal_actions
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
+from splendor.fast.dealing import deal_hidden
+from splendor.fast.heuristics import CARD_FACTS, NOBLE_NEEDS, shortfall
 from splendor.fast.network import (
     MOVE_FEATURES,
     PolicyNetwork,
@@ -63,11 +65,16 @@ from splendor.fast.network import (
     policy_state,
 )
 from splendor.fast.reference import SplitMix64
-from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS, shortfall
-from splendor.players.ismcts import deal_hidden
 
 __all__ = [
+    "AIMS",
+    "CHUNK",
     "MAX_ITERATIONS",
+    "W_BONUS",
+    "W_GOLD",
+    "W_NOBLE",
+    "W_REACH",
+    "W_TOKEN",
     "SearchOutcome",
     "move_features",
     "policy_scores",
@@ -86,16 +93,21 @@ MAX_ITERATIONS: Final = 2_000_000
 
 _CARD: Final = CARD_FACTS
 _NOBLE: Final = NOBLE_NEEDS
-# Iterations between two looks at the clock.
-_CHUNK: Final = 16
-# How many cards the prior of a take aims at.
-_AIMS: Final = 4
-# The weights of score(), in prestige points.
-_W_BONUS: Final = 0.6
-_W_TOKEN: Final = 0.05
-_W_GOLD: Final = 0.15
-_W_NOBLE: Final = 1.2
-_W_REACH: Final = 0.5
+#: Iterations between two looks at the clock.
+CHUNK: Final = 16
+#: How many cards the prior of a take aims at.
+AIMS: Final = 4
+# The weights of score(), in prestige points; the compiled kernel reads them.
+#: :func:`score`'s weight of a bonus card (up to 12 of them).
+W_BONUS: Final = 0.6
+#: :func:`score`'s weight of a gem token in hand.
+W_TOKEN: Final = 0.05
+#: :func:`score`'s weight of a gold token in hand.
+W_GOLD: Final = 0.15
+#: :func:`score`'s weight of the square of the share of a noble's requirement met.
+W_NOBLE: Final = 1.2
+#: :func:`score`'s weight of the worth within reach of the best card (and half the second).
+W_REACH: Final = 0.5
 
 
 @attrs.frozen
@@ -163,7 +175,7 @@ def priors(state: GameState, actions: Sequence[Action]) -> list[float]:
         needs.append(need)
         gaps.append(gap)
         weights.append((1.0 + points + 1.5 * pull[colour]) / (1.0 + gap))
-    aims = sorted(range(len(weights)), key=lambda i: -weights[i])[:_AIMS]
+    aims = sorted(range(len(weights)), key=lambda i: -weights[i])[:AIMS]
     gold_left = 1 if state.bank.counts[5] else 0
     scores = []
     for action in actions:
@@ -280,8 +292,8 @@ def score(state: GameState, seat: int) -> float:
     bonus = player.bonuses.counts
     held = player.tokens.counts
     value = float(player.points)
-    value += _W_BONUS * min(len(player.cards), 12)
-    value += _W_TOKEN * (held[0] + held[1] + held[2] + held[3] + held[4]) + _W_GOLD * held[5]
+    value += W_BONUS * min(len(player.cards), 12)
+    value += W_TOKEN * (held[0] + held[1] + held[2] + held[3] + held[4]) + W_GOLD * held[5]
     for noble in state.nobles:
         need = _NOBLE[noble]
         missing = 0
@@ -291,15 +303,15 @@ def score(state: GameState, seat: int) -> float:
             if need[c] > bonus[c]:
                 missing += need[c] - bonus[c]
         part = (total - missing) / total
-        value += _W_NOBLE * (part * part)
+        value += W_NOBLE * (part * part)
     first = second = 0.0
     for card in _reach(state, player):
-        worth = (_CARD[card][2] + _W_BONUS) / (1.0 + shortfall(_needs(bonus, card), held))
+        worth = (_CARD[card][2] + W_BONUS) / (1.0 + shortfall(_needs(bonus, card), held))
         if worth > first:
             first, second = worth, first
         elif worth > second:
             second = worth
-    return value + _W_REACH * (first + 0.5 * second)
+    return value + W_REACH * (first + 0.5 * second)
 
 
 def _ranked(scores: list[float], width: int) -> list[int]:
@@ -484,7 +496,7 @@ def search(
     deadline = math.inf if seconds is None else time.perf_counter() + seconds
     done = 0
     while done < iterations:
-        if done and done % _CHUNK == 0:
+        if done and done % CHUNK == 0:
             if time.perf_counter() >= deadline:
                 break
             if stop_early and _decided(root, len(root_actions), iterations - done):

@@ -73,6 +73,7 @@ __all__ = [
     "RESERVE_CODES",
     "RETURN_CODES",
     "TAKE_CODES",
+    "TAKE_PATTERNS",
     "action_codes",
     "code_sequences",
     "decode",
@@ -93,10 +94,10 @@ NOBLE_SLOTS: Final = 10
 
 _COLOURS: Final = tuple(gem.value for gem in GEMS)
 
-# The take patterns, in code order: 3 different colours, 2 different colours,
-# 1 colour (the last two only when fewer than 3 colours are in the supply),
-# then 2 of one colour. Each is a 6-tuple of counts (gold always 0).
-_TAKE_PATTERNS: Final[tuple[tuple[int, ...], ...]] = (
+#: The take patterns, in code order: 3 different colours, 2 different colours,
+#: 1 colour (the last two only when fewer than 3 colours are in the supply),
+#: then 2 of one colour. Each is a 6-tuple of counts (gold always 0).
+TAKE_PATTERNS: Final[tuple[tuple[int, ...], ...]] = (
     *(
         tuple(1 if c in chosen else 0 for c in range(6))
         for size in (3, 2, 1)
@@ -104,11 +105,11 @@ _TAKE_PATTERNS: Final[tuple[tuple[int, ...], ...]] = (
     ),
     *(tuple(2 if c == colour else 0 for c in range(6)) for colour in range(5)),
 )
-_TAKE_CODE: Final = {pattern: code for code, pattern in enumerate(_TAKE_PATTERNS)}
+_TAKE_CODE: Final = {pattern: code for code, pattern in enumerate(TAKE_PATTERNS)}
 
 #: The codes of the first decision that take gems (30): the ten sets of 3
 #: colours, the ten pairs, the five single colours, then 2 of each colour.
-TAKE_CODES: Final = range(len(_TAKE_PATTERNS))
+TAKE_CODES: Final = range(len(TAKE_PATTERNS))
 _RESERVE_BOARD: Final = TAKE_CODES.stop
 _RESERVE_DECK: Final = _RESERVE_BOARD + 12
 #: The codes of the first decision that reserve a card (15): a face-up card
@@ -143,7 +144,7 @@ ACTION_COUNT: Final = NOBLE_CODES.stop
 
 def _code_name(code: int) -> str:
     if code in TAKE_CODES:
-        pattern = _TAKE_PATTERNS[code]
+        pattern = TAKE_PATTERNS[code]
         if 2 in pattern:
             return f"take 2 {_COLOURS[pattern.index(2)]}"
         return "take " + ", ".join(_COLOURS[c] for c in range(5) if pattern[c])

@@ -26,20 +26,22 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Final, TypeVar, cast
+from typing import TYPE_CHECKING, Final, TypeVar, cast
 
-from splendor.core.actions import Action, Buy, Reserve, ReserveFromDeck, Take
-from splendor.core.components import Card, Noble
-from splendor.core.gems import GEM_INDEX
+from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
 from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.fast.heuristics import greedy_action
 from splendor.formats.record import GameRecord
 from splendor.players._level_table import LEVEL_PREFIX, level_spec
-from splendor.players._reach import shortfall
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
+
+if TYPE_CHECKING:
+    from splendor.fast import Game
 
 __all__ = [
     "BOTS",
@@ -50,8 +52,10 @@ __all__ = [
     "RandomBot",
     "bot_name",
     "bot_rngs",
+    "kernel_plays",
     "load_bot",
     "parse_bot_spec",
+    "play_final_state",
     "play_game",
 ]
 
@@ -92,18 +96,6 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
-
-
-# GreedyBot's weights, defined here only: the compiled kernel (splendor.fast)
-# reads them when it is imported.
-_BUY_POINTS: Final = 10.0  # a buy: per point it brings (its card's and its noble's)
-_BUY_PULL: Final = 3.0  # per unit of noble pull of its bonus colour
-_BUY_DEMAND: Final = 0.5  # per card in view that still needs its bonus colour
-_BUY_GOLD: Final = 2.0  # less per gold token it pays
-_BUY_PAID: Final = 0.1  # less per token it pays
-_TARGET_POINTS: Final = 0.5  # a target: fewer missing tokens by this per point
-_TAKE_TARGET: Final = 10.0  # a take: less per token the target still misses
-_TAKE_REST: Final = 0.1  # less per token the other cards still miss
 
 
 class GreedyBot:
@@ -178,62 +170,14 @@ class GreedyBot:
                 :class:`random.Random`.
         """
         check_turn(view, actions, rng)
-        me = view.own
-        if me is None:
-            raise InvalidArgumentError("GreedyBot needs a seat's view, not a spectator's")
-        if len(actions) == 1:
-            return actions[0]
-        if self.randomness and rng.random() < self.randomness:
+        if (
+            self.randomness
+            and view.own is not None
+            and len(actions) > 1
+            and rng.random() < self.randomness
+        ):
             return actions[rng.randrange(len(actions))]
-        bonus = me.bonuses.counts
-        pull = _noble_pull(view.nobles, bonus)
-        cards = [card for row in view.board for card in row if card is not None]
-        cards += me.reserved
-        needs = [_need(card, bonus) for card in cards]
-
-        buys = [a for a in actions if isinstance(a, Buy)]
-        if buys:
-            demand = [0] * 5
-            for need in needs:
-                for c in range(5):
-                    if need[c]:
-                        demand[c] += 1
-            return _best(buys, lambda a: _buy_value(a, pull, demand), rng)
-
-        if not cards:
-            # No card left anywhere to aim at: only rules that let a game
-            # outlast its cards come here.
-            return actions[0]
-        held = me.tokens.counts
-        # The target: the least missing tokens, a little less for points and nobles.
-        ranks = [
-            shortfall(need, held) - _TARGET_POINTS * card.points - pull[GEM_INDEX[card.bonus]]
-            for card, need in zip(cards, needs, strict=True)
-        ]
-        lowest = min(ranks)
-        target = rng.choice([i for i, r in enumerate(ranks) if r == lowest])
-        target_need = needs[target]
-
-        def value(action: Take) -> float:
-            after = _after(held, action.gems.counts, action.returned.counts)
-            rest = sum(shortfall(need, after) for need in needs)
-            return -_TAKE_TARGET * shortfall(target_need, after) - _TAKE_REST * rest
-
-        takes = [a for a in actions if isinstance(a, Take)]
-        best_take = _best(takes, value, rng) if takes else None
-        if best_take is not None and shortfall(
-            target_need, _after(held, best_take.gems.counts, best_take.returned.counts)
-        ) < shortfall(target_need, held):
-            return best_take
-        reserve = _reserve_of(actions, cards[target])
-        if reserve is not None:
-            return reserve
-        if best_take is not None:
-            return best_take
-        reserves = [a for a in actions if isinstance(a, Reserve | ReserveFromDeck)]
-        if reserves:
-            return reserves[rng.randrange(len(reserves))]
-        return actions[0]
+        return greedy_action(view, actions, rng)
 
     def __repr__(self) -> str:
         return f"GreedyBot(randomness={self.randomness!r})" if self.randomness else "GreedyBot()"
@@ -268,71 +212,12 @@ def table_names(bots: Sequence[Bot], names: Iterable[str] | None) -> tuple[str, 
     return names
 
 
-_Counts = tuple[int, ...]
-_A = TypeVar("_A", Take, Buy)
-
-
-def _need(card: Card, bonus: _Counts) -> _Counts:
-    """The tokens of each colour a card still costs after the bonuses."""
-    cost = card.cost.counts
-    return tuple(cost[c] - bonus[c] if cost[c] > bonus[c] else 0 for c in range(5))
-
-
-def _after(held: _Counts, gained: _Counts, returned: _Counts) -> _Counts:
-    return tuple(held[c] + gained[c] - returned[c] for c in range(6))
-
-
-def _noble_pull(nobles: Sequence[Noble], bonus: _Counts) -> list[float]:
-    """How much one more bonus of each colour brings the nearest nobles nearer (0 to 1)."""
-    pull = [0.0] * 5
-    for noble in nobles:
-        need = noble.requirement.counts
-        missing = sum(need[c] - bonus[c] for c in range(5) if need[c] > bonus[c])
-        for c in range(5):
-            if need[c] > bonus[c]:
-                pull[c] = max(pull[c], 1.0 / missing)
-    return pull
-
-
-def _buy_value(action: Buy, pull: Sequence[float], demand: Sequence[int]) -> float:
-    card = action.card
-    colour = GEM_INDEX[card.bonus]
-    points = card.points + (action.noble.points if action.noble is not None else 0)
-    payment = action.payment
-    gold = payment.counts[5] if payment is not None else 0
-    paid = payment.total if payment is not None else 0
-    return (
-        _BUY_POINTS * points
-        + _BUY_PULL * pull[colour]
-        + _BUY_DEMAND * demand[colour]
-        - _BUY_GOLD * gold
-        - _BUY_PAID * paid
-    )
-
-
-def _reserve_of(actions: Sequence[Action], card: Card) -> Reserve | None:
-    """The listed reservation of ``card`` that gives back the least gold, if any."""
-    found = [a for a in actions if isinstance(a, Reserve) and a.card is card]
-    if not found:
-        return None
-    return min(found, key=lambda a: a.returned.counts[5])
-
-
-def _best(actions: Sequence[_A], value: Callable[[_A], float], rng: random.Random) -> _A:
-    """The action of highest value; ties broken with ``rng``."""
-    scored = [value(a) for a in actions]
-    top = max(scored)
-    best = [a for a, s in zip(actions, scored, strict=True) if s == top]
-    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
-
-
 def _search_bot(**options: object) -> Bot:
-    """A :class:`~splendor.fast.search.SearchBot` with ``options``.
+    """A :class:`~splendor.players.search.SearchBot` with ``options``.
 
-    The search runs in the compiled kernel, a layer above the players: its
-    module is imported on first use (the hook ``tests/test_layers.py`` lists).
+    Its module, which loads the compiled kernel, is imported on first use.
     """
-    from splendor.fast.search import SearchBot
+    from splendor.players.search import SearchBot
 
     # SearchBot checks its options itself, with the library's error.
     return cast(Callable[..., Bot], SearchBot)(**options)
@@ -585,7 +470,12 @@ def play_game(
 
     Each turn the bot of the seat to move gets that seat's view, the legal
     actions and its own :class:`random.Random`, seeded from ``seed`` and the
-    seat; so the same bots, seed and rules always play the same game.
+    seat; so the same bots, seed and rules always play the same game. When
+    :func:`kernel_plays` the table, the whole game is played inside the
+    compiled kernel (:func:`splendor.fast.play_bots`), move for move the
+    same game, many times faster; the record's
+    :meth:`~splendor.formats.record.GameRecord.final_state` is then replayed
+    on the engine the first time it is asked for.
 
     Args:
         bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
@@ -618,17 +508,18 @@ def play_game(
     >>> play_game([GreedyBot(), GreedyBot()], seed=again.seed) == again
     True
     """
-    bots = check_table(bots)
-    for bot in bots:
-        if not callable(bot):
-            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
-    if type(max_turns) is not int or max_turns < 0:
-        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    bots = _check_game(bots, max_turns)
     names = table_names(bots, names)
     if seed is None:
         seed = random.SystemRandom().randrange(_SEED_BOUND)
-    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     rngs = bot_rngs(seed, len(bots))
+    kinds = _seat_kinds(bots)
+    if kinds is not None and _compiled():
+        # The record's fields checked as GameRecord.start checks them, with no deal.
+        start = GameRecord(len(bots), seed, Rules() if rules is None else rules, (), names)
+        game, played = _kernel_game(start, kinds, rngs, max_turns)
+        return _kernel_record(start, game, played)
+    record = GameRecord.start(len(bots), seed=seed, rules=rules, names=names)
     for _ in range(max_turns):
         state = record.final_state()
         if state.is_over:
@@ -648,3 +539,116 @@ def play_game(
                 f"the bot at seat {seat} ({bot_name(bots[seat])}) played an illegal action: {error}"
             ) from error
     return record
+
+
+def kernel_plays(bots: object) -> bool:
+    """Whether :func:`play_game` plays a table of ``bots`` inside the compiled kernel.
+
+    True when the compiled kernel is in use (:data:`splendor.fast.COMPILED`)
+    and ``bots`` is a sequence of 2 to 4 seats, each a plain
+    :class:`RandomBot` or :class:`GreedyBot` instance (not a subclass,
+    which may choose differently, nor a GreedyBot with some
+    ``randomness``); False for anything else.
+
+    >>> from splendor import ISMCTSBot, fast
+    >>> kernel_plays([GreedyBot(), RandomBot()]) == fast.COMPILED
+    True
+    >>> kernel_plays([GreedyBot(), ISMCTSBot()])
+    False
+    """
+    return _seat_kinds(bots) is not None and _compiled()
+
+
+def _compiled() -> bool:
+    from splendor import fast  # the kernel is loaded on first use
+
+    return fast.COMPILED
+
+
+def _seat_kinds(bots: object) -> tuple[str, ...] | None:
+    """The kind of each seat as :func:`splendor.fast.play_bots` names it, or None."""
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        return None
+    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
+        return None
+    kinds = []
+    for bot in bots:
+        if type(bot) is GreedyBot and not bot.randomness:
+            kinds.append("greedy")
+        elif type(bot) is RandomBot:
+            kinds.append("random")
+        else:
+            return None
+    return tuple(kinds)
+
+
+def play_final_state(
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> GameState:
+    """The last state of the game ``play_game(bots, seed=seed, rules=rules, max_turns=max_turns)``.
+
+    When :func:`kernel_plays` the table, the game is played inside the
+    compiled kernel and no record is made: the fastest way to a game's
+    result. Otherwise it is the
+    :meth:`~splendor.formats.record.GameRecord.final_state` of
+    :func:`play_game`'s record.
+
+    Raises:
+        InvalidArgumentError: as :func:`play_game` does.
+        IllegalActionError: as :func:`play_game` does.
+
+    >>> state = play_final_state([GreedyBot(), RandomBot()], seed=1)
+    >>> state == play_game([GreedyBot(), RandomBot()], seed=1).final_state()
+    True
+    """
+    table = _check_game(bots, max_turns)
+    kinds = _seat_kinds(table)
+    if kinds is None or not _compiled():
+        return play_game(table, seed=seed, rules=rules, max_turns=max_turns).final_state()
+    # The record's fields checked as play_game checks them.
+    start = GameRecord(len(table), seed, Rules() if rules is None else rules)
+    game, _ = _kernel_game(start, kinds, bot_rngs(seed, len(table)), max_turns)
+    return game.state()
+
+
+def _check_game(bots: Iterable[Bot], max_turns: object) -> tuple[Bot, ...]:
+    """The table of a game, checked with its bound on turns."""
+    table = check_table(bots)
+    for bot in table:
+        if not callable(bot):
+            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
+    if type(max_turns) is not int or max_turns < 0:
+        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    return table
+
+
+def _kernel_game(
+    start: GameRecord, kinds: tuple[str, ...], rngs: Sequence[random.Random], max_turns: int
+) -> tuple[Game, tuple[int, ...]]:
+    """The game from ``start`` played inside the kernel, seats of ``kinds``, and its moves."""
+    from splendor.fast import play_bots
+
+    return play_bots(kinds, rngs, seed=start.seed, rules=start.rules, max_turns=max_turns)
+
+
+def _kernel_record(start: GameRecord, game: Game, played: Sequence[int]) -> GameRecord:
+    """The record of the game from ``start`` that the kernel played as ``game``."""
+    from splendor.fast import Game
+
+    replay = Game.new(start.players, seed=start.seed, rules=start.rules)
+    actions = []
+    for index in played:
+        actions.append(replay.action(index))
+        replay.play(index)
+    return GameRecord(
+        players=start.players,
+        seed=start.seed,
+        rules=start.rules,
+        actions=tuple(actions),
+        names=start.names,
+        result=game.winners or None,
+    )

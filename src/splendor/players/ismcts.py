@@ -58,7 +58,8 @@ from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
-from splendor.players._reach import CARD_FACTS, NOBLE_NEEDS, shortfall
+from splendor.fast.dealing import deal_hidden
+from splendor.fast.heuristics import CARD_FACTS, NOBLE_NEEDS, shortfall
 from splendor.players.protocol import check_turn
 
 __all__ = ["ISMCTSBot", "SearchResult"]
@@ -120,28 +121,6 @@ class _Dealer:
                 pool[i], pool[j] = pool[j], pool[i]
             pools.append(pool)
         return deal_hidden(self.template, self.blind, pools)
-
-
-def deal_hidden(
-    template: GameState, blind: Sequence[Sequence[tuple[int, int]]], pools: Sequence[list[Card]]
-) -> GameState:
-    """``template`` with the shuffled unseen cards of each tier dealt.
-
-    Per tier, the first cards of the pool go to the blind reserves
-    ``blind[tier]`` (``(seat, slot)`` pairs, in order), the rest make the deck.
-    """
-    players = list(template.players)
-    decks = []
-    for tier in range(3):
-        pool = pools[tier]
-        hidden = blind[tier]
-        for k, (seat, slot) in enumerate(hidden):
-            player = players[seat]
-            reserved = list(player.reserved)
-            reserved[slot] = pool[k]
-            players[seat] = attrs.evolve(player, reserved=tuple(reserved))
-        decks.append(tuple(pool[len(hidden) :]))
-    return attrs.evolve(template, players=tuple(players), decks=tuple(decks))
 
 
 def _card_id(card: Card) -> int:
