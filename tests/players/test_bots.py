@@ -26,6 +26,7 @@ from splendor import (
     view,
 )
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot
+from splendor.players.seats import BotFailedError
 from tests.builders import bonus_cards, card, deal, toks, with_bank, with_player, with_row
 
 
@@ -190,16 +191,19 @@ def test_play_game_names_the_seat_of_a_bot_playing_an_illegal_action() -> None:
     def cheat(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
         return Take(Tokens(gold=1, red=1, blue=1))
 
-    with pytest.raises(IllegalActionError, match=r"seat 1 \(cheat\)"):
+    with pytest.raises(BotFailedError, match=r"seat 1 \(cheat\) failed \(illegal-move\)") as caught:
         play_game([first, cheat], seed=1)
+    assert (caught.value.seat, caught.value.reason) == (1, "illegal-move")
+    assert isinstance(caught.value.__cause__, IllegalActionError)
 
 
 def test_play_game_rejects_a_bot_that_returns_no_action() -> None:
     def lost(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
         return "+WBG"  # type: ignore[return-value]  # deliberately not an action
 
-    with pytest.raises(InvalidArgumentError, match="not an action"):
+    with pytest.raises(BotFailedError, match="not an action") as caught:
         play_game([lost, first], seed=1)
+    assert (caught.value.seat, caught.value.reason) == (0, "illegal-move")
 
 
 @pytest.mark.parametrize("count", [0, 1, 5])

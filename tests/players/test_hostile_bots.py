@@ -25,6 +25,7 @@ from splendor import (
     view,
 )
 from splendor.players.bots import load_bot
+from splendor.players.seats import BotFailedError
 from tests.hostile import (
     FACE_UP,
     STATE,
@@ -71,14 +72,16 @@ def test_a_wrong_argument_raises_a_library_error(call: Call) -> None:
     raises_library_error(call)
 
 
-def test_a_bot_that_raises_passes_its_own_error_on() -> None:
-    """The bot's own exception reaches the caller unchanged (it is the caller's code)."""
+def test_a_bot_that_raises_fails_with_its_own_error_as_the_cause() -> None:
+    """The bot's own exception reaches the caller as the cause of the library's error."""
 
     def broken(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
         raise ZeroDivisionError("the bot's own bug")
 
-    with pytest.raises(ZeroDivisionError, match="the bot's own bug"):
+    with pytest.raises(BotFailedError, match="the bot's own bug") as caught:
         play_game([broken, RandomBot()], seed=1)
+    assert (caught.value.seat, caught.value.reason) == (0, "crash")
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import pickle
 import random
 from collections.abc import Sequence
 
@@ -131,3 +132,16 @@ def test_a_close_that_fails_is_logged_and_returned_never_raised(
 def test_an_interrupt_while_closing_is_raised() -> None:
     with pytest.raises(KeyboardInterrupt):
         close_bot(Closes(KeyboardInterrupt()))
+
+
+def test_a_bot_failure_crosses_a_process_pool_by_pickle() -> None:
+    error = BotFailedError(1, "cheat", "illegal-move", "take 3W")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is BotFailedError
+    assert (again.seat, again.name, again.reason, again.detail) == (
+        1,
+        "cheat",
+        "illegal-move",
+        "take 3W",
+    )
+    assert str(again) == str(error)

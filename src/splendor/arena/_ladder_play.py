@@ -16,15 +16,9 @@ from splendor.arena._ladder_schedule import next_game
 from splendor.arena.referee import TimeControl, referee_game
 from splendor.errors import InvalidArgumentError
 from splendor.players.bots import Bot, load_bot
+from splendor.players.seats import close_bot
 
-__all__ = ["close_bot", "play_games"]
-
-
-def close_bot(bot: Bot) -> None:
-    """End a bot's process, if it has one."""
-    close = getattr(bot, "close", None)
-    if callable(close):
-        close()
+__all__ = ["play_games"]
 
 
 def play_games(

@@ -45,13 +45,14 @@ from typing import Final
 
 from splendor.arena import _ladder_file, _ladder_rows
 from splendor.arena._ladder_file import LadderFile
-from splendor.arena._ladder_play import close_bot, play_games
+from splendor.arena._ladder_play import play_games
 from splendor.arena._ladder_report import ladder_html, ladder_svg
 from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, check_name
 from splendor.arena._ladder_standings import Standing, standings
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot
+from splendor.players.seats import close_bot
 
 __all__ = [
     "FORMAT",
@@ -140,7 +141,9 @@ class Ladder:
         if not isinstance(spec, str):
             raise InvalidArgumentError(f"a bot spec is a str, got {type(spec).__name__}")
         self._file.check_room(name)
-        close_bot(load_bot(spec))
+        error = close_bot(load_bot(spec))
+        if error is not None:
+            raise error
         return self._file.add_entrant(name, spec)
 
     def entrants(self) -> tuple[Entrant, ...]:

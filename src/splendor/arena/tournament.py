@@ -54,6 +54,7 @@ from splendor.players.bots import (
     play_final_state,
 )
 from splendor.players.bots import load_bot as make_bot
+from splendor.players.seats import close_bot
 
 __all__ = [
     "GameResult",
@@ -294,13 +295,6 @@ def play_result(
     return GameResult.of(index, seed, entrants, final)
 
 
-def _close(bot: object) -> None:
-    """Close a bot that holds a resource (an engine's process), if it has ``close``."""
-    close = getattr(bot, "close", None)
-    if callable(close):
-        close()
-
-
 def _play(bots: Sequence[Bot], task: _Task) -> GameResult:
     """Play the game of ``task`` with ``bots``, refereed."""
     index, seed, _, entrants, max_turns, time_control = task
@@ -324,7 +318,7 @@ def _play_task(task: _Task) -> GameResult:
         return _play(bots, task)
     finally:
         for bot in bots:
-            _close(bot)
+            close_bot(bot)
 
 
 def _play_here(
@@ -356,17 +350,17 @@ def _play_here(
                 result = _play(bots, task)
             finally:
                 for bot in made:
-                    _close(bot)
+                    close_bot(bot)
             if result.forfeit is not None:
                 loser = entrants[result.forfeit.seat]
                 if loser in engines:
-                    _close(engines.pop(loser))
+                    close_bot(engines.pop(loser))
             if progress is not None:
                 progress(done, len(tasks))
             yield index, result
     finally:
         for bot in engines.values():
-            _close(bot)
+            close_bot(bot)
 
 
 def _names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -392,7 +386,9 @@ def check_run(
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
     for spec in specs:
-        _close(make_bot(spec))
+        error = close_bot(make_bot(spec))
+        if error is not None:
+            raise error
 
 
 def round_robin(

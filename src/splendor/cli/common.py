@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final, Protocol, TypeAlias
 
 from splendor.cli.errors import BotError, UsageError
@@ -19,6 +20,7 @@ from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
 from splendor.players.bots import BOTS, Bot, bot_name, load_bot
 from splendor.players.levels import LEVELS
+from splendor.players.seats import BotFailedError
 
 __all__ = [
     "BOT_KINDS",
@@ -27,6 +29,7 @@ __all__ = [
     "Subcommands",
     "add_bot_options",
     "add_players_option",
+    "bot_failures_as_raised",
     "bots_for",
     "names_for",
     "record_names",
@@ -149,3 +152,21 @@ def add_bot_options(
             "each may take options after a colon (ismcts:iterations=200,seed=3)"
         ),
     )
+
+
+@contextlib.contextmanager
+def bot_failures_as_raised() -> Iterator[None]:
+    """Report the failure of a guarded bot as the :class:`BotError` its guard raised.
+
+    :func:`splendor.play_game` turns whatever a bot raises into a
+    :class:`~splendor.players.seats.BotFailedError`; when a
+    :class:`GuardedBot` raised it, the command reports the guard's
+    :class:`BotError` (its seat, turn and seed, and the bot's own traceback),
+    here or across a worker process.
+    """
+    try:
+        yield
+    except BotFailedError as error:
+        if isinstance(error.__cause__, BotError):
+            raise error.__cause__ from None
+        raise

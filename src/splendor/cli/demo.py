@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from splendor.cli.common import add_bot_options, add_players_option, bots_for, names_for, turn_line
+from splendor.cli.common import (
+    add_bot_options,
+    add_players_option,
+    bot_failures_as_raised,
+    bots_for,
+    names_for,
+    turn_line,
+)
 from splendor.cli.files import save_record
 from splendor.cli.output import EXIT_FAILED, Output
 from splendor.cli.text import finish_lines, show_legend, show_table
@@ -39,7 +46,8 @@ def run_demo(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         players = len(args.bots) if len(args.bots) > 1 else 2
     bots = bots_for(args.bots, players, args.seed)
     names = names_for(bots, None)
-    record = play_game(bots, seed=args.seed, names=names, max_turns=args.max_turns)
+    with bot_failures_as_raised():
+        record = play_game(bots, seed=args.seed, names=names, max_turns=args.max_turns)
     if args.save:
         save_record(record, args.save)
     states = record.replay()

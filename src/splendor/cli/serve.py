@@ -12,6 +12,7 @@ from splendor.cli.errors import FileError, UsageError
 from splendor.cli.output import Output
 from splendor.errors import MissingExtraError, SplendorError
 from splendor.players.bots import load_bot
+from splendor.players.seats import close_bot
 
 __all__ = ["add_parser", "run_serve"]
 
@@ -57,9 +58,9 @@ def _check_engines(engines: Mapping[str, str]) -> None:
             bot = load_bot(spec)
         except SplendorError as error:
             raise UsageError(f"--engine {name}: {error}") from None
-        close = getattr(bot, "close", None)
-        if callable(close):
-            close()
+        error = close_bot(bot)
+        if error is not None:
+            raise UsageError(f"--engine {name}: closing the engine failed: {error}") from error
 
 
 def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:

@@ -9,7 +9,7 @@ import attrs
 
 from splendor.arena.runs import game_seed
 from splendor.arena.tournament import GameResult, play_result
-from splendor.cli.common import GuardedBot
+from splendor.cli.common import GuardedBot, bot_failures_as_raised
 from splendor.players.bots import Bot, kernel_plays
 
 __all__ = [
@@ -47,7 +47,8 @@ def simulate_one(job: tuple[tuple[str, ...], int, int, bool, int]) -> GameResult
     # The kernel plays only the built-in random and greedy bots, which run no
     # user code: they need no guard, and unguarded the kernel can play them.
     bots: list[Bot] = plain if kernel_plays(plain) else list(guarded)
-    return play_result(bots, index=index, seed=this_seed, entrants=entries, max_turns=max_turns)
+    with bot_failures_as_raised():
+        return play_result(bots, index=index, seed=this_seed, entrants=entries, max_turns=max_turns)
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

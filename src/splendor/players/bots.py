@@ -32,13 +32,14 @@ from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
-from splendor.core.views import PlayerView, view
-from splendor.errors import IllegalActionError, InvalidArgumentError
+from splendor.core.views import PlayerView
+from splendor.errors import InvalidArgumentError
 from splendor.fast.heuristics import greedy_action
 from splendor.formats.record import GameRecord
 from splendor.players._level_table import LEVEL_PREFIX, level_spec
 from splendor.players.ismcts import ISMCTSBot
-from splendor.players.protocol import ACTION_TYPES, Bot, check_turn
+from splendor.players.protocol import Bot, check_turn
+from splendor.players.seats import ask_bot
 
 if TYPE_CHECKING:
     from splendor.fast import Game
@@ -496,10 +497,11 @@ def play_game(
     Raises:
         InvalidArgumentError: for ``bots`` or ``names`` that are not
             sequences, a wrong number of bots or names, a name that is not a
-            str, a bad seed, rules or ``max_turns``, or a bot that returns
-            something other than an action.
-        IllegalActionError: when a bot plays an illegal action (the message
-            names the turn, the seat and the reason).
+            str, a bad seed, rules or ``max_turns``.
+        BotFailedError: when a bot fails: it raises, returns something other
+            than an action, or plays an action the rules forbid (the error
+            names the seat, the bot and the reason, as
+            :func:`splendor.players.seats.ask_bot` decides for every host).
 
     >>> record = play_game([GreedyBot(), GreedyBot()], seed=7, names=["Ann", "Bo"])
     >>> record.names, record.result is not None
@@ -526,18 +528,8 @@ def play_game(
             break
         seat = state.current_player
         actions = legal_actions(state)
-        action = bots[seat](view(state, seat), actions, rngs[seat])
-        if type(action) not in ACTION_TYPES:
-            raise InvalidArgumentError(
-                f"the bot at seat {seat} ({bot_name(bots[seat])}) returned {action!r}, "
-                "not an action"
-            )
-        try:
-            record = record.append(action)
-        except IllegalActionError as error:
-            raise IllegalActionError(
-                f"the bot at seat {seat} ({bot_name(bots[seat])}) played an illegal action: {error}"
-            ) from error
+        answer = ask_bot(bots[seat], state, actions, rngs[seat], name=bot_name(bots[seat]))
+        record = record.append(answer.action)
     return record
 
 
@@ -599,7 +591,7 @@ def play_final_state(
 
     Raises:
         InvalidArgumentError: as :func:`play_game` does.
-        IllegalActionError: as :func:`play_game` does.
+        BotFailedError: as :func:`play_game` does.
 
     >>> state = play_final_state([GreedyBot(), RandomBot()], seed=1)
     >>> state == play_game([GreedyBot(), RandomBot()], seed=1).final_state()

@@ -98,6 +98,10 @@ class BotFailedError(SplendorError, RuntimeError):
         self.reason = reason
         self.detail = detail
 
+    def __reduce__(self) -> tuple[type[BotFailedError], tuple[int, str, str, str]]:
+        """Pickle the error by its fields, so that it crosses a process pool."""
+        return (type(self), (self.seat, self.name, self.reason, self.detail))
+
     @classmethod
     def of(cls, seat: int, name: str, error: Exception) -> BotFailedError:
         """The failure of a bot that raised ``error`` (made, asked or started).
