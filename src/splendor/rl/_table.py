@@ -129,15 +129,17 @@ class PureTable:
 
 
 class KernelTable:
-    """A game in the compiled kernel, which writes its observations and masks."""
+    """A game in the compiled kernel, which writes its observations and masks.
+
+    It plays on :class:`splendor.fast.Game`, which is the kernel's game when
+    :data:`splendor.fast.COMPILED` (:func:`table` makes one only then).
+    """
 
     __slots__ = ("_game", "_size", "_state")
 
     def __init__(self, state: GameState) -> None:
-        from splendor.fast import _kernel
-
         self._size = observation_layout(len(state.players), state.rules)[-1].stop
-        self._game = _kernel.Game.from_state(state)
+        self._game = fast.Game.from_state(state)
         self._state: GameState | None = state
 
     @property
@@ -175,9 +177,7 @@ class KernelTable:
 
     def start(self, state: GameState) -> None:
         """Go on from ``state``, a state that the rules reached (checked as it goes in)."""
-        from splendor.fast import _kernel
-
-        self._game = _kernel.Game.from_state(state)
+        self._game = fast.Game.from_state(state)
         self._state = state
 
     def deal(self, players: int, seed: int, rules: Rules) -> None:
@@ -185,9 +185,7 @@ class KernelTable:
 
         The kernel deals it itself: a deal needs no check.
         """
-        from splendor.fast import _kernel
-
-        self._game = _kernel.Game.new(players, seed=seed, rules=rules)
+        self._game = fast.Game.new(players, seed=seed, rules=rules)
         self._state = None
 
     def play_bots(
@@ -273,7 +271,11 @@ class KernelTable:
 
 
 def table(state: GameState) -> PureTable | KernelTable:
-    """The game at ``state``: in the kernel when it is compiled and can hold the rules."""
+    """The game at ``state``: in the kernel when it is compiled and can hold the rules.
+
+    Whether it is compiled is :data:`splendor.fast.COMPILED`, decided once by
+    :mod:`splendor.fast.game`.
+    """
     if fast.COMPILED:
         try:
             return KernelTable(state)
