@@ -3,7 +3,7 @@
 The one place that decides, once, when it is first imported: the compiled
 kernel (``splendor.fast._kernel``) when it is built and ``SPLENDOR_PURE`` is
 not set, else the pure-Python twin (:mod:`splendor.fast.reference`).
-:data:`COMPILED` says which, :data:`COMPILED_REASON` why. The fallback is
+:data:`~splendor.fast.COMPILED` says which, ``COMPILED_REASON`` why. The fallback is
 silent only when it is asked for (``SPLENDOR_PURE=1``) or the kernel is not
 built (the package was built without a C compiler); a kernel that is built
 but refuses to load (its sizes do not hold the library's constants, or a
@@ -12,7 +12,7 @@ name it imports is missing) warns with
 ``SPLENDOR_EXPECT_COMPILED=1`` in the environment, raises its
 :class:`ImportError` (as a kernel that is not built then does too). Use these
 names through :mod:`splendor.fast`, which re-exports them;
-:mod:`splendor.fast.vector` and :mod:`splendor.rl` read :data:`COMPILED`.
+:mod:`splendor.fast.vector` and :mod:`splendor.rl` read ``COMPILED``.
 """
 
 from __future__ import annotations
