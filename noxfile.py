@@ -113,10 +113,14 @@ def _kernel_is_built(session: nox.Session) -> bool:
 def tests(session: nox.Session) -> None:
     """Unit, property and doctests (Hypothesis profile: ``ci`` unless given)."""
     # [rl] brings numpy, which the value network's inputs are read with.
-    install_project(session, "cli,server,rl", *group("test"))
+    install_project(session, "cli,server,rl", *group("typecheck"))
     # The kernel must have been compiled: its tests fail rather than skip.
     env = {"HYPOTHESIS_PROFILE": "ci", "SPLENDOR_EXPECT_COMPILED": "1"}
     session.run("pytest", *session.posargs, env=env)
+    # The kernel's stub against the compiled module (what stubtest cannot
+    # judge in Cython is in the allowlist, with the reasons).
+    stubtest = ("mypy.stubtest", "splendor.fast._kernel", "--allowlist", "stubtest-allowlist.txt")
+    session.run("python", "-m", *stubtest, env=env)
 
 
 @nox.session(name="tests-pure")

@@ -26,6 +26,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidStateError",
+    "KernelRefusedWarning",
     "MissingExtraError",
     "NotationError",
     "ProtocolError",
@@ -237,6 +238,18 @@ class WeightsError(SplendorError, ValueError):
     wrong, for example that the payload is cut short, that the weights do not
     match their checksum, or that they were trained for another observation
     layout.
+    """
+
+
+class KernelRefusedWarning(RuntimeWarning):
+    """The compiled kernel is built but refused to load: :mod:`splendor.fast` runs in pure Python.
+
+    Warned once, when :mod:`splendor.fast` is first imported, with the reason
+    (for example a kernel compiled for other constants of
+    :mod:`splendor.formats.encoding`: rebuild it); the results are the same,
+    only much slower. ``splendor.fast.game.COMPILED_REASON`` holds the same
+    reason. With ``SPLENDOR_EXPECT_COMPILED=1`` in the environment the
+    kernel's own :class:`ImportError` is raised instead.
     """
 
 

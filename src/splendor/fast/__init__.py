@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from splendor.fast.bot_games import SEAT_KINDS as SEAT_KINDS
     from splendor.fast.bot_games import play_bots as play_bots
     from splendor.fast.game import COMPILED as COMPILED
+    from splendor.fast.game import COMPILED_REASON as COMPILED_REASON
     from splendor.fast.game import STATE_SIZE as STATE_SIZE
     from splendor.fast.game import Game as Game
     from splendor.fast.game import random_playouts as random_playouts
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPILED",
+    "COMPILED_REASON",
     "SEAT_KINDS",
     "STATE_SIZE",
     "Game",
@@ -66,7 +68,13 @@ __all__ = [
 __getattr__, __dir__ = lazy_names(
     __name__,
     {
-        "splendor.fast.game": ("COMPILED", "STATE_SIZE", "Game", "random_playouts"),
+        "splendor.fast.game": (
+            "COMPILED",
+            "COMPILED_REASON",
+            "STATE_SIZE",
+            "Game",
+            "random_playouts",
+        ),
         "splendor.fast.reference": ("Playouts",),
         "splendor.fast.bot_games": ("SEAT_KINDS", "play_bots"),
         "splendor.fast.vector": ("VectorEnv", "random_codes"),

@@ -67,7 +67,7 @@ def _init_codes():
 
     The C code relies on the order of the groups (each follows the one
     before it) and on their sizes, which are the table's; a layout that
-    breaks them is refused with an ImportError (the pure fallback is used).
+    breaks them is refused with an ImportError (see splendor.fast.game).
     """
     global A_COUNT, A_DOUBLE, A_RESERVE_BOARD, A_RESERVE_DECK, A_BUY_BOARD, A_BUY_RESERVED
     global A_RESERVED_SLOTS, A_PASS, A_RETURN, A_GOLD, A_NO_MORE_GOLD, A_NOBLE

@@ -6,6 +6,7 @@ from typing import Any, Final, Self
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from splendor.core.actions import Action
 from splendor.core.rules import Rules
@@ -20,6 +21,7 @@ CODE_LAYOUT: Final[dict[str, int]]
 DECISIONS_SIZE: Final[int]
 GREEDY_WEIGHTS: Final[dict[str, float]]
 
+@disjoint_base
 class Game:
     # The methods in the groups and order of splendor.fast.Game's docstring
     # (and of splendor.fast.reference.Game).
@@ -69,6 +71,7 @@ class Game:
     def observation_into(self, out: npt.NDArray[np.float32], seat: int) -> None: ...
     def mask_into(self, out: npt.NDArray[np.int8]) -> None: ...
 
+@disjoint_base
 class VectorCore:
     def __init__(
         self,

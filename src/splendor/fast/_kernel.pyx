@@ -12,14 +12,22 @@ The kernel is one extension module (one compilation unit, so that its small
 functions inline), written in files named like the Python modules they
 mirror, each included here:
 
-- ``_rules.pxi``: the legal moves and their play (``splendor.core.legal``,
-  ``splendor.core.play``);
+- ``_rules.pxi``: the tables of the cards and nobles, and the card segments
+  of a state;
+- ``_listing.pxi``: the legal moves, listed in the order of
+  ``splendor.core.legal.legal_actions`` (``splendor.core.legal``);
+- ``_play.pxi``: the play of a move (``splendor.core.play``);
+- ``_counting.pxi``: one uniform random move of that list, counted rather
+  than listed (the random playouts);
 - ``_codes.pxi``: the decision codes of a turn (``splendor.formats.encoding``);
 - ``_observations.pxi``: the observation rows and action masks
   (``splendor.fast.observations``, offered by :mod:`splendor.rl`);
-- ``_greedy.pxi``: GreedyBot's choice (``splendor.players.bots``);
+- ``_greedy.pxi``: GreedyBot's choice (``splendor.fast.heuristics``);
 - ``_vector.pxi``: the games of a :class:`splendor.fast.VectorEnv`
   (``splendor.fast.vector``);
+- ``_evaluation.pxi`` and ``_search.pxi``: the search of
+  ``splendor.fast.search.SearchBot`` (``splendor.fast.search_reference``)
+  and its evaluations of a position;
 - this file: the Python interface (:class:`Game`, :func:`random_playouts`,
   the conversions from and to :class:`~splendor.GameState`), which
   ``splendor.fast.reference`` implements in pure Python.
@@ -28,7 +36,7 @@ Every number the kernel shares with the Python modules (the colours' order,
 the code layout, the observation rows, GreedyBot's weights, the turn limit)
 is read from them when the kernel is imported; sizes compiled into the C
 structures are checked against them then (an :class:`ImportError` if they
-do not fit, and :mod:`splendor.fast` falls back to pure Python). The tests
+do not fit: :mod:`splendor.fast.game` warns and falls back to pure Python). The tests
 in ``tests/fast`` compare the kernel with the Python modules on random
 games, decision by decision.
 """
@@ -74,7 +82,8 @@ MOVE_SIZE = sizeof(Move)
 def _fits(bint holds, what):
     """Refuse to load a kernel whose compiled sizes do not hold the Python data.
 
-    An ImportError: splendor.fast then falls back to its pure implementation.
+    An ImportError: splendor.fast.game then warns with KernelRefusedWarning and
+    falls back to its pure implementation.
     """
     if not holds:
         raise ImportError(f"the compiled kernel does not fit the library: {what}; rebuild it")
@@ -104,6 +113,9 @@ cdef inline Py_ssize_t below(uint64_t* x, uint64_t n) noexcept nogil:
 
 
 include "_rules.pxi"
+include "_listing.pxi"
+include "_play.pxi"
+include "_counting.pxi"
 include "_codes.pxi"
 include "_observations.pxi"
 include "_greedy.pxi"
@@ -732,7 +744,7 @@ cdef class Game:
         self.decided = False
         return True
 
-    # -- The built-in bots (splendor.players.bots): _greedy.pxi --------------------
+    # -- The built-in bots (splendor.fast.heuristics): _greedy.pxi ---------------
 
     def greedy_choice(self, rng):
         cdef KState before
@@ -1015,4 +1027,5 @@ def random_playouts(start, games, *, seed, max_turns=None):
 
 
 include "_vector.pxi"
+include "_evaluation.pxi"
 include "_search.pxi"

@@ -4,8 +4,9 @@
 # SplitMix64, the same doubles computed in the same order (the kernel is
 # compiled with -ffp-contract=off), the same ties broken the same way, so
 # that for a seed and an iteration budget both play the same move and report
-# the same figures. tests/fast/test_search.py compares them. Included into
-# _kernel.pyx.
+# the same figures. tests/fast/test_search.py compares them. The
+# evaluations it calls (the heuristic's, the value network's, the move
+# policy's) are in _evaluation.pxi. Included into _kernel.pyx after it.
 
 from libc.math cimport INFINITY, ceil, exp, log, sqrt
 from libc.stdint cimport int8_t, int32_t, uint32_t
@@ -282,389 +283,6 @@ cdef double s_score(const KState* s, int p) noexcept nogil:
     return value + SW_REACH * (first + 0.5 * second)
 
 
-cdef enum:
-    # The most layers of a value network the search evaluates.
-    S_MAX_LAYERS = 6
-
-ctypedef struct SNet:
-    # A value network (splendor.fast.network.ValueNetwork): its layer sizes,
-    # pointers into its payload (float32 weights, row-major, then biases, per
-    # layer), the observation row it reads and two scratch rows.
-    int n_layers
-    int sizes[S_MAX_LAYERS + 1]
-    const float* w[S_MAX_LAYERS]
-    const float* b[S_MAX_LAYERS]
-    float* row
-    Py_ssize_t row_size
-    int slots
-    int shown
-    double* a
-    double* z
-    int* nz  # the indices of a layer's inputs that are not 0
-
-
-cdef extern from *:
-    """
-    #include <stddef.h>
-    /* out[j] += in[i] * w[i * outputs + j] for each i of nz in order, for the
-       outputs j >= j0: a product rounded, then a sum rounded, output by output
-       (the order of evaluate's, whatever the blocking). */
-    static void splendor_dense_rest(const double* in, const int* nz, int n_nz, const float* w,
-                                    int outputs, int j0, double* out) {
-        int j, k;
-        for (j = j0; j < outputs; j++) {
-            double acc = out[j];
-            for (k = 0; k < n_nz; k++)
-                acc += in[nz[k]] * (double)w[(size_t)nz[k] * outputs + j];
-            out[j] = acc;
-        }
-    }
-    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) \
-        && defined(__SSE2__)
-    #include <immintrin.h>
-    #define SPLENDOR_DENSE_X86 1
-    /* Sixteen outputs at a time in four AVX registers of accumulators (multiply
-       and add apart: the target has no FMA). */
-    __attribute__((target("avx2")))
-    static int splendor_dense_avx2(const double* in, const int* nz, int n_nz, const float* w,
-                                   int outputs, double* out) {
-        int j = 0, k;
-        for (; j + 16 <= outputs; j += 16) {
-            __m256d a0 = _mm256_loadu_pd(out + j), a1 = _mm256_loadu_pd(out + j + 4);
-            __m256d a2 = _mm256_loadu_pd(out + j + 8), a3 = _mm256_loadu_pd(out + j + 12);
-            for (k = 0; k < n_nz; k++) {
-                const float* row = w + (size_t)nz[k] * outputs + j;
-                __m256d x = _mm256_set1_pd(in[nz[k]]);
-                a0 = _mm256_add_pd(a0, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row))));
-                a1 = _mm256_add_pd(a1, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 4))));
-                a2 = _mm256_add_pd(a2, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 8))));
-                a3 = _mm256_add_pd(a3, _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_loadu_ps(row + 12))));
-            }
-            _mm256_storeu_pd(out + j, a0);
-            _mm256_storeu_pd(out + j + 4, a1);
-            _mm256_storeu_pd(out + j + 8, a2);
-            _mm256_storeu_pd(out + j + 12, a3);
-        }
-        return j;
-    }
-    /* Eight outputs at a time in four SSE2 registers. */
-    static int splendor_dense_sse2(const double* in, const int* nz, int n_nz, const float* w,
-                                   int outputs, double* out) {
-        int j = 0, k;
-        for (; j + 8 <= outputs; j += 8) {
-            __m128d a0 = _mm_loadu_pd(out + j), a1 = _mm_loadu_pd(out + j + 2);
-            __m128d a2 = _mm_loadu_pd(out + j + 4), a3 = _mm_loadu_pd(out + j + 6);
-            for (k = 0; k < n_nz; k++) {
-                const float* row = w + (size_t)nz[k] * outputs + j;
-                __m128d x = _mm_set1_pd(in[nz[k]]);
-                __m128 lo = _mm_loadu_ps(row), hi = _mm_loadu_ps(row + 4);
-                a0 = _mm_add_pd(a0, _mm_mul_pd(x, _mm_cvtps_pd(lo)));
-                a1 = _mm_add_pd(a1, _mm_mul_pd(x, _mm_cvtps_pd(_mm_movehl_ps(lo, lo))));
-                a2 = _mm_add_pd(a2, _mm_mul_pd(x, _mm_cvtps_pd(hi)));
-                a3 = _mm_add_pd(a3, _mm_mul_pd(x, _mm_cvtps_pd(_mm_movehl_ps(hi, hi))));
-            }
-            _mm_storeu_pd(out + j, a0);
-            _mm_storeu_pd(out + j + 2, a1);
-            _mm_storeu_pd(out + j + 4, a2);
-            _mm_storeu_pd(out + j + 6, a3);
-        }
-        return j;
-    }
-    static int splendor_has_avx2(void) {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
-    }
-    #endif
-    /* out[j] (each output's bias) += in[i] * w[i * outputs + j] for the inputs
-       i that are not 0, in order; nz is scratch for ``inputs`` indices. ``path``:
-       2 AVX2, 1 SSE2, 0 neither (as splendor_dense_path answers, or lower). */
-    static void splendor_dense(const double* in, int inputs, const float* w, int outputs,
-                               double* out, int* nz, int path) {
-        int i, n_nz = 0, j0 = 0;
-        for (i = 0; i < inputs; i++)
-            if (in[i] != 0.0) nz[n_nz++] = i;
-    #ifdef SPLENDOR_DENSE_X86
-        if (path == 2) j0 = splendor_dense_avx2(in, nz, n_nz, w, outputs, out);
-        else if (path == 1) j0 = splendor_dense_sse2(in, nz, n_nz, w, outputs, out);
-    #else
-        (void)path;
-    #endif
-        splendor_dense_rest(in, nz, n_nz, w, outputs, j0, out);
-    }
-    /* The fastest path of splendor_dense this processor runs. */
-    static int splendor_dense_path(void) {
-    #ifdef SPLENDOR_DENSE_X86
-        return splendor_has_avx2() ? 2 : 1;
-    #else
-        return 0;
-    #endif
-    }
-    """
-    # A layer's sums (see the C above): ``out`` holds the biases and gets the
-    # products of the inputs that are not 0 added, in order, output by output.
-    void splendor_dense(const double* values, int inputs, const float* w, int outputs,
-                        double* out, int* nz, int path) noexcept nogil
-    # The fastest path of splendor_dense here: 2 AVX2, 1 SSE2, 0 plain C.
-    int splendor_dense_path() noexcept nogil
-
-
-# The path of splendor_dense the search takes (read once, at import).
-cdef int S_DENSE = splendor_dense_path()
-
-
-def _dense_path():
-    """The path of the dense layers the search takes here (2 AVX2, 1 SSE2, 0 plain C)."""
-    return S_DENSE
-
-
-def _dense(values, weights, biases, int path):
-    """One layer's sums by ``path`` of splendor_dense (2 AVX2, 1 SSE2, 0 plain
-    C; a path this processor cannot run is refused): the biases plus, for each
-    value that is not 0 in order, the value times its row of ``weights``
-    (float32, row-major). For the tests."""
-    cdef int inputs = len(values), outputs = len(biases), i
-    if path not in (0, 1, 2) or path > S_DENSE:
-        raise InvalidArgumentError(f"this processor has no dense path {path!r}")
-    cdef array.array w = array.array("f", weights)
-    if len(w) != inputs * outputs:
-        raise InvalidArgumentError("the weights are not inputs times outputs floats")
-    cdef array.array v = array.array("d", values)
-    cdef array.array out = array.array("d", biases)
-    cdef array.array nz = array.array("i", [0]) * (inputs + 1)
-    splendor_dense(v.data.as_doubles, inputs, w.data.as_floats, outputs,
-                   out.data.as_doubles, nz.data.as_ints, path)
-    return out.tolist()
-
-
-cdef void s_network(KState* s, const SNet* net, double* rewards) noexcept nogil:
-    """splendor.fast.network.evaluate of the observation of the seat to move,
-    rotated back to seat order (search_reference._evaluate)."""
-    cdef int seat = s.current
-    cdef int n = s.n_players
-    cdef int layer, i, j, inputs, outputs, k
-    cdef double top, total
-    cdef double* cur = net.a
-    cdef double* nxt = net.z
-    cdef double* swap
-    write_observation(s, seat, NULL, 0, net.row, net.row_size, net.slots, net.shown)
-    inputs = net.sizes[0]
-    for i in range(inputs):
-        cur[i] = net.row[i]
-    for layer in range(net.n_layers):
-        outputs = net.sizes[layer + 1]
-        for j in range(outputs):
-            nxt[j] = net.b[layer][j]
-        splendor_dense(cur, inputs, net.w[layer], outputs, nxt, net.nz, S_DENSE)
-        if layer < net.n_layers - 1:
-            for j in range(outputs):
-                if not nxt[j] > 0.0:
-                    nxt[j] = 0.0
-        swap = cur
-        cur = nxt
-        nxt = swap
-        inputs = outputs
-    top = cur[0]
-    for k in range(1, n):
-        if cur[k] > top:
-            top = cur[k]
-    for k in range(n):
-        nxt[k] = exp(cur[k] - top)
-    total = 0.0
-    for k in range(n):
-        total += nxt[k]
-    for k in range(n):
-        rewards[(seat + k) % n] = nxt[k] / total
-
-
-ctypedef struct SPol:
-    # A move policy (splendor.fast.network.PolicyNetwork): a hidden layer over
-    # the observation row, then one weight per move feature (the state part,
-    # kept per node in pool as float32, policy_state's rounding).
-    int inputs
-    int hidden
-    int feats
-    const float* w1
-    const float* b1
-    const float* w2
-    const float* b2
-    float* row
-    Py_ssize_t row_size
-    int slots
-    int shown
-    double* a
-    double* h
-    double* out
-    double* g  # the state part in use, as doubles
-    int* nz
-    float* pool
-    int64_t n_pool  # slots used
-    int64_t cap_pool  # slots allocated
-
-
-cdef bint s_policy_open(SPol* p, const unsigned char* payload, int slots, int shown,
-                        int players, int64_t cap) noexcept:
-    """Point p (its sizes set) at its weights in ``payload`` and allocate its
-    rows and a pool of ``cap`` slots; False when memory ran out (then
-    s_policy_close frees what was allocated)."""
-    p.w1 = <const float*>payload
-    p.b1 = p.w1 + p.inputs * p.hidden
-    p.w2 = p.b1 + p.hidden
-    p.b2 = p.w2 + p.hidden * p.feats
-    p.slots = slots
-    p.shown = shown
-    p.row_size = observation_size(players, slots, shown)
-    p.row = <float*>malloc(p.row_size * sizeof(float))
-    p.a = <double*>malloc(p.inputs * sizeof(double))
-    p.h = <double*>malloc(p.hidden * sizeof(double))
-    p.nz = <int*>malloc((p.inputs + p.hidden) * sizeof(int))
-    p.out = <double*>malloc(p.feats * sizeof(double))
-    p.g = <double*>malloc(p.feats * sizeof(double))
-    p.cap_pool = cap
-    p.n_pool = 0
-    p.pool = <float*>malloc(cap * p.feats * sizeof(float))
-    return not (
-        p.row == NULL or p.a == NULL or p.h == NULL or p.nz == NULL
-        or p.out == NULL or p.g == NULL or p.pool == NULL
-    )
-
-
-cdef void s_policy_close(SPol* p) noexcept nogil:
-    """Free what s_policy_open allocated (free of NULL does nothing)."""
-    free(p.row)
-    free(p.a)
-    free(p.h)
-    free(p.nz)
-    free(p.out)
-    free(p.g)
-    free(p.pool)
-
-
-cdef int64_t s_policy_state(const KState* s, SPol* p) noexcept nogil:
-    """network.policy_state for the seat to move in s, kept in a new slot of
-    the pool; returns the slot, or -1 when memory ran out."""
-    cdef int i
-    cdef float* grown
-    cdef int64_t at
-    if p.n_pool == p.cap_pool:
-        grown = <float*>realloc(p.pool, 2 * p.cap_pool * p.feats * sizeof(float))
-        if grown == NULL:
-            return -1
-        p.pool = grown
-        p.cap_pool *= 2
-    write_observation(s, s.current, NULL, 0, p.row, p.row_size, p.slots, p.shown)
-    for i in range(p.inputs):
-        p.a[i] = p.row[i]
-    for i in range(p.hidden):
-        p.h[i] = p.b1[i]
-    splendor_dense(p.a, p.inputs, p.w1, p.hidden, p.h, p.nz, S_DENSE)
-    for i in range(p.hidden):
-        if not p.h[i] > 0.0:
-            p.h[i] = 0.0
-    for i in range(p.feats):
-        p.out[i] = p.b2[i]
-    splendor_dense(p.h, p.hidden, p.w2, p.feats, p.out, p.nz, S_DENSE)
-    at = p.n_pool * p.feats
-    for i in range(p.feats):
-        p.pool[at + i] = <float>p.out[i]
-    p.n_pool += 1
-    return p.n_pool - 1
-
-
-cdef inline const double* s_policy_load(SPol* p, int64_t slot) noexcept nogil:
-    """The state part kept in ``slot``, as doubles (in p.g)."""
-    cdef int i
-    cdef int64_t at = slot * p.feats
-    for i in range(p.feats):
-        p.g[i] = p.pool[at + i]
-    return p.g
-
-
-cdef double s_policy_score(const Move* m, const SAims* a, const double* g) noexcept nogil:
-    """search_reference.policy_score: the move's features times the state
-    part ``g``, feature by feature in order, the features that are 0 left out."""
-    cdef double v = 0.0, prior
-    cdef int c, card, total, top
-    if m.kind == K_BUY or m.kind == K_RESERVE:
-        card = m.card
-        v += g[0] if m.kind == K_BUY else g[2]
-        if C_POINTS[card]:
-            v += C_POINTS[card] * g[5]
-        v += g[5 + C_TIER[card]]
-        v += g[9 + C_BONUS[card]]
-        if m.kind == K_BUY:
-            if m.src >= 12:
-                v += g[14]
-            for c in range(6):
-                if m.tok[c]:
-                    v += m.tok[c] * g[15 + c]
-    elif m.kind == K_TAKE:
-        v += g[1]
-        total = 0
-        top = 0
-        for c in range(5):
-            if m.tok[c]:
-                v += m.tok[c] * g[21 + c]
-                total += m.tok[c]
-                if m.tok[c] > top:
-                    top = m.tok[c]
-        if top == 2:
-            v += g[26]
-        if total:
-            v += total * g[27]
-    elif m.kind == K_BLIND:
-        v += g[3]
-        v += g[5 + m.card]
-    else:
-        v += g[4]
-    total = m.ret[0] + m.ret[1] + m.ret[2] + m.ret[3] + m.ret[4] + m.ret[5]
-    if total:
-        v += total * g[28]
-    if m.ret[5]:
-        v += m.ret[5] * g[29]
-    if m.noble:
-        v += g[30]
-    prior = s_prior(m, a)
-    if prior != 0.0:
-        v += (prior / 10.0) * g[31]
-    if m.kind == K_BUY or m.kind == K_RESERVE:
-        total = hsum_bytes(C_COST_BYTES[m.card])
-        if total:
-            v += (total / 5.0) * g[32]
-    if m.kind == K_BUY:
-        total = m.tok[0] + m.tok[1] + m.tok[2] + m.tok[3] + m.tok[4] + m.tok[5]
-        if total:
-            v += total * g[33]
-    return v
-
-
-cdef void s_evaluate(const KState* s, double temperature, double* rewards) noexcept nogil:
-    """search_reference._evaluate."""
-    cdef int i, n = s.n_players, winners = 0
-    cdef double scores[4]
-    cdef double top, total, share
-    if s.winners:
-        for i in range(n):
-            if s.winners >> i & 1:
-                winners += 1
-        share = 1.0 / winners
-        for i in range(n):
-            rewards[i] = share if s.winners >> i & 1 else 0.0
-        return
-    for i in range(n):
-        scores[i] = s_score(s, i)
-    top = scores[0]
-    for i in range(1, n):
-        if scores[i] > top:
-            top = scores[i]
-    total = 0.0
-    for i in range(n):
-        rewards[i] = exp((scores[i] - top) / temperature)
-    for i in range(n):
-        total += rewards[i]
-    for i in range(n):
-        rewards[i] = rewards[i] / total
-
-
 cdef Py_ssize_t s_rollout_pick(const KState* s, const Move* moves, Py_ssize_t n, uint64_t* x) noexcept nogil:
     """search_reference._rollout_pick."""
     cdef SAims a
@@ -871,9 +489,329 @@ cdef bint s_decided(const STree* tree, int32_t root_n, int64_t remaining) noexce
     return top - second > remaining
 
 
+# -- One search: its work, and the four steps of an iteration ------------------------------
+#
+# An iteration deals the hidden cards (s_deal), then selects and expands
+# (s_descend: s_select at a node whose candidates all have children, s_expand
+# at the first that has none), rolls out (s_roll_out) and backs up
+# (s_back_up), as search_reference.search does. The steps are inline: the C
+# compiler makes one loop of them, as fast as one function would be.
+
+ctypedef struct SWork:
+    # What a search works with from its start to its end.
+    STree tree
+    MoveBuf buf  # the moves of the state being walked
+    int32_t* path  # the nodes of this iteration, from the root
+    Py_ssize_t path_cap
+    int32_t* slot  # for each move listed, its child node, -1 for none
+    int32_t* order  # the moves listed, ranked
+    double* values  # their priors
+    Py_ssize_t cap  # the room of slot, order and values
+    Move* root_moves  # the root's moves and ranking: the same in every deal
+    int32_t* root_order
+    int32_t root_n
+    double* shares  # per root move, four seats' sums of rewards
+    SAims aims
+    SNet net
+    SPol pol
+    bint use_net
+    bint use_pol
+    int players
+    int rollout_rounds
+    double exploration
+    double widening
+    double temperature
+    double leaf_weight
+
+
+cdef void s_work_free(SWork* w) noexcept nogil:
+    """Free what a search allocated (all of it NULL in a zeroed SWork)."""
+    free(w.buf.data)
+    free(w.tree.nodes)
+    free(w.path)
+    free(w.slot)
+    free(w.order)
+    free(w.values)
+    free(w.shares)
+    free(w.root_moves)
+    free(w.root_order)
+    s_net_close(&w.net)
+    s_policy_close(&w.pol)
+
+
+cdef int s_work_open(SWork* w, KState* origin) except -1:
+    """Allocate the buffers of a search from ``origin``, list and rank the
+    root's moves, make the root node; MemoryError when memory runs out."""
+    cdef const double* g = NULL
+    cdef int64_t g_at
+    w.buf.data = <Move*>malloc(256 * sizeof(Move))
+    w.buf.cap = 256
+    w.buf.n = 0
+    w.tree.nodes = <SNode*>malloc(1024 * sizeof(SNode))
+    w.tree.cap = 1024
+    w.tree.n = 0
+    w.path_cap = 1024
+    w.path = <int32_t*>malloc(w.path_cap * sizeof(int32_t))
+    w.cap = 1024
+    w.slot = <int32_t*>malloc(w.cap * sizeof(int32_t))
+    w.order = <int32_t*>malloc(w.cap * sizeof(int32_t))
+    w.values = <double*>malloc(w.cap * sizeof(double))
+    if (
+        w.buf.data == NULL or w.tree.nodes == NULL or w.path == NULL or w.slot == NULL
+        or w.order == NULL or w.values == NULL
+    ):
+        raise MemoryError()
+    if gen(origin, &w.buf) < 0:
+        raise MemoryError()
+    w.root_n = <int32_t>w.buf.n
+    if w.root_n > w.cap and s_grow(&w.cap, w.root_n, &w.slot, &w.order, &w.values) < 0:
+        raise MemoryError()
+    w.root_moves = <Move*>malloc(w.root_n * sizeof(Move))
+    w.root_order = <int32_t*>malloc(w.root_n * sizeof(int32_t))
+    if w.root_moves == NULL or w.root_order == NULL:
+        raise MemoryError()
+    memcpy(w.root_moves, w.buf.data, w.root_n * sizeof(Move))
+    s_aims(origin, &w.aims)
+    if w.use_pol:
+        g_at = s_policy_state(origin, &w.pol)
+        if g_at < 0:
+            raise MemoryError()
+        g = s_policy_load(&w.pol, g_at)
+    s_rank(w.root_moves, w.root_n, &w.aims, g, w.values, w.root_order, w.root_n)
+    w.shares = <double*>calloc(w.root_n * 4 + 4, sizeof(double))
+    if w.shares == NULL:
+        raise MemoryError()
+    s_new(&w.tree, NULL, -1)
+    return 0
+
+
+cdef inline int s_width(double widening, uint32_t visits) noexcept nogil:
+    """How many of a node's ranked moves are candidates after ``visits``
+    visits: ceil(widening * sqrt(visits + 1)) in double, at least 2, capped
+    (a huge widening admits every move)."""
+    cdef double wide = ceil(widening * sqrt(<double>visits + 1))
+    return 2 if wide < 2.0 else (1 << 30 if wide > <double>(1 << 30) else <int>wide)
+
+
+cdef inline void s_root_slots(SWork* w) noexcept nogil:
+    """w.slot for the root: its children keep the places of their moves."""
+    cdef Py_ssize_t j
+    cdef int32_t child
+    for j in range(w.root_n):
+        w.slot[j] = -1
+    child = w.tree.nodes[0].child
+    while child >= 0:
+        w.slot[w.tree.nodes[child].hint] = child
+        child = w.tree.nodes[child].sibling
+
+
+cdef inline Py_ssize_t s_list(SWork* w, KState* s, int32_t node) noexcept nogil:
+    """List the moves of ``s`` at ``node`` (not the root) into w.buf, with
+    where each child's move stands in the listing (w.slot, -1 for none) and
+    the aims of the seat to move; how many moves, -1 when memory ran out."""
+    cdef Py_ssize_t j, n
+    cdef int k
+    cdef int32_t child
+    cdef const Move* moves
+    if gen(s, &w.buf) < 0:
+        return -1
+    moves = w.buf.data
+    n = w.buf.n
+    if n > w.cap and s_grow(&w.cap, n, &w.slot, &w.order, &w.values) < 0:
+        return -1
+    for j in range(n):
+        w.slot[j] = -1
+    child = w.tree.nodes[node].child
+    while child >= 0:
+        k = w.tree.nodes[child].hint
+        if not (k < n and same_move(&moves[k], &w.tree.nodes[child].move)):
+            k = -1
+            for j in range(n):
+                if same_move(&moves[j], &w.tree.nodes[child].move):
+                    k = <int>j
+                    break
+            if k >= 0:
+                w.tree.nodes[child].hint = k
+        if k >= 0:
+            w.slot[k] = child
+        child = w.tree.nodes[child].sibling
+    s_aims(s, &w.aims)
+    return n
+
+
+cdef inline int s_candidates(SWork* w, KState* s, int32_t node, Py_ssize_t n, int width) noexcept nogil:
+    """Rank the ``n`` moves listed at ``node`` into w.order, by the policy when
+    the search has one; how many are candidates, -1 when memory ran out."""
+    cdef const double* g = NULL
+    cdef int64_t g_at
+    if w.use_pol:
+        if w.tree.nodes[node].g < 0:
+            g_at = s_policy_state(s, &w.pol)
+            if g_at < 0:
+                return -1
+            w.tree.nodes[node].g = <int32_t>g_at
+        g = s_policy_load(&w.pol, w.tree.nodes[node].g)
+    return s_rank(w.buf.data, n, &w.aims, g, w.values, w.order, width)
+
+
+cdef inline int s_fresh(const SWork* w, const int32_t* ranked, int n_cand) noexcept nogil:
+    """The first candidate, in rank order, that has no child yet; -1 for none."""
+    cdef int i
+    for i in range(n_cand):
+        if w.slot[ranked[i]] < 0:
+            return ranked[i]
+    return -1
+
+
+cdef inline int32_t s_expand(
+    SWork* w, KState* s, int32_t node, const Move* moves, const int32_t* ranked, int n_cand,
+    int fresh,
+) noexcept nogil:
+    """Expand: add the child of ``node`` for the move ``fresh`` (the other
+    candidates were available once more) and play it in ``s``; the new
+    node, -1 when memory ran out."""
+    cdef int i
+    cdef int32_t child
+    for i in range(n_cand):
+        if w.slot[ranked[i]] >= 0:
+            w.tree.nodes[w.slot[ranked[i]]].available += 1
+    child = s_new(&w.tree, &moves[fresh], s.current)
+    if child < 0:
+        return -1
+    w.tree.nodes[child].available = 1
+    w.tree.nodes[child].hint = fresh
+    w.tree.nodes[child].sibling = w.tree.nodes[node].child
+    w.tree.nodes[node].child = child
+    play(s, &moves[fresh])
+    return child
+
+
+cdef inline int32_t s_select(SWork* w, const int32_t* ranked, int n_cand, int* chosen) noexcept nogil:
+    """Select: the candidate child with the highest upper confidence bound
+    (its mean reward plus the exploration term), the first of equals; each
+    candidate was available once more. Its move's index goes to ``chosen``."""
+    cdef int i
+    cdef int32_t child, best = -1
+    cdef double value, best_value = 0.0
+    for i in range(n_cand):
+        child = w.slot[ranked[i]]
+        w.tree.nodes[child].available += 1
+        value = w.tree.nodes[child].reward / w.tree.nodes[child].visits + w.exploration * sqrt(
+            log(<double>w.tree.nodes[child].available) / w.tree.nodes[child].visits
+        )
+        if best < 0 or value > best_value:
+            best_value = value
+            best = child
+            chosen[0] = ranked[i]
+    return best
+
+
+cdef inline int64_t s_descend(SWork* w, KState* s) noexcept nogil:
+    """Walk ``s`` (a deal of the origin) down the tree from the root: select
+    while every candidate of a node has a child, expand at the first node
+    where one has none (or stop where the game ends). The nodes walked are
+    w.path[0] to w.path[depth]; returns depth, -1 when memory ran out."""
+    cdef int32_t node = 0
+    cdef int64_t depth = 0
+    cdef int32_t* grown
+    cdef const Move* moves
+    cdef const int32_t* ranked
+    cdef Py_ssize_t n
+    cdef int width, n_cand, fresh, chosen = 0
+    w.path[0] = 0
+    while not s.winners:
+        if depth + 1 >= w.path_cap:
+            w.path_cap *= 2
+            grown = <int32_t*>realloc(w.path, w.path_cap * sizeof(int32_t))
+            if grown == NULL:
+                return -1
+            w.path = grown
+        width = s_width(w.widening, w.tree.nodes[node].visits)
+        if node == 0:
+            s_root_slots(w)
+            moves = w.root_moves
+            ranked = w.root_order
+            n_cand = width if width < w.root_n else <int>w.root_n
+        else:
+            n = s_list(w, s, node)
+            if n < 0:
+                return -1
+            n_cand = s_candidates(w, s, node, n, width)
+            if n_cand < 0:
+                return -1
+            moves = w.buf.data
+            ranked = w.order
+        fresh = s_fresh(w, ranked, n_cand)
+        if fresh >= 0:
+            node = s_expand(w, s, node, moves, ranked, n_cand, fresh)
+            if node < 0:
+                return -1
+            depth += 1
+            w.path[depth] = node
+            return depth
+        node = s_select(w, ranked, n_cand, &chosen)
+        depth += 1
+        w.path[depth] = node
+        # This deal's move: the same action, but the card may lie elsewhere
+        # than in the deal that made the node.
+        play(s, &moves[chosen])
+    return depth
+
+
+cdef inline int s_roll_out(SWork* w, KState* s, uint64_t* x, double* rewards) noexcept nogil:
+    """Roll out: play ``s`` to the end of the round, then w.rollout_rounds
+    more, by the rollout's policy, and evaluate the end into ``rewards``
+    (mixed with the evaluation of the leaf by w.leaf_weight); -1 when memory
+    ran out."""
+    cdef double leaf_rewards[4]
+    cdef int i, players = w.players
+    cdef int64_t stop
+    cdef bint mixed = w.leaf_weight > 0.0 and not s.winners
+    if mixed:
+        if w.use_net:
+            s_network(s, &w.net, leaf_rewards)
+        else:
+            s_evaluate(s, w.temperature, leaf_rewards)
+    stop = (s.turn // players + 1 + w.rollout_rounds) * players
+    if s.turn % players == 0:
+        stop -= players
+    while not s.winners and s.turn < stop:
+        # The rollout's policy picks among the buys when there are any (the
+        # last moves gen lists, in its order).
+        if gen_buys(s, &w.buf) < 0 or (w.buf.n == 0 and gen(s, &w.buf) < 0):
+            return -1
+        play(s, &w.buf.data[s_rollout_pick(s, w.buf.data, w.buf.n, x)])
+    if w.use_net and not s.winners:
+        s_network(s, &w.net, rewards)
+    else:
+        s_evaluate(s, w.temperature, rewards)
+    if mixed:
+        for i in range(players):
+            rewards[i] = w.leaf_weight * leaf_rewards[i] + (1.0 - w.leaf_weight) * rewards[i]
+    return 0
+
+
+cdef inline void s_back_up(SWork* w, int64_t depth, const double* rewards) noexcept nogil:
+    """Back up: a visit to every node of w.path[0..depth], each with the
+    reward of the seat that chose its move, and the rewards of every seat to
+    the shares of the root move walked."""
+    cdef int64_t i
+    cdef int32_t node
+    cdef int k, p
+    for i in range(depth + 1):
+        node = w.path[i]
+        w.tree.nodes[node].visits += 1
+        if w.tree.nodes[node].player >= 0:
+            w.tree.nodes[node].reward += rewards[w.tree.nodes[node].player]
+    if depth >= 1:
+        k = w.tree.nodes[w.path[1]].hint
+        for p in range(w.players):
+            w.shares[k * 4 + p] += rewards[p]
+
+
 def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_,
            rollout_rounds_, temperature_, network=None, stop_early=False, leaf_weight_=0.0,
-           policy=None):
+           policy=None, /):
     """Search from game (see splendor.fast.search_reference.search); ``network``
     is a splendor.fast.network.ValueNetwork for the game's players, or None.
 
@@ -882,43 +820,15 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
     """
     cdef KState origin
     cdef KState s
-    cdef MoveBuf buf
-    cdef STree tree
+    cdef SWork w
     cdef SDeal deal
-    cdef SAims aims
     cdef uint64_t x = _seed(seed)
-    cdef int seat, rollout_rounds
-    cdef int64_t iterations
-    cdef double exploration, widening, temperature, wide
-    cdef int players, i, k, width, n_cand, fresh, chosen = 0
-    cdef int32_t node, child, best, root_n, found
-    cdef int32_t* path = NULL
-    cdef int32_t* slot = NULL
-    cdef int32_t* order = NULL
-    cdef double* values = NULL
-    cdef double* shares = NULL
+    cdef int seat, players
+    cdef int64_t iterations, done = 0, depth, chunk_end
     cdef double rewards[4]
-    cdef double leaf_rewards[4]
-    cdef double leaf_weight
-    cdef double value, best_value, deadline = 0.0
-    cdef bint timed = seconds is not None, failed = False, early, mixed
-    cdef int64_t done = 0, stop, depth, chunk_end
-    cdef Py_ssize_t j, n, cap = 1024, path_cap = 1024
-    cdef int32_t* grown_path
-    cdef Move* moves
-    cdef Move* root_moves = NULL
-    cdef int32_t* ranked
-    cdef int32_t* root_order = NULL
-    cdef SNet net
-    cdef bint use_net = network is not None
-    cdef SPol pol
-    cdef bint use_pol = policy is not None
+    cdef double deadline = 0.0
+    cdef bint timed = seconds is not None, failed = False, early
     cdef const unsigned char[::1] pol_payload
-    cdef const double* g = NULL
-    cdef int64_t g_at
-    cdef const unsigned char[::1] payload
-    cdef Py_ssize_t offset, widest
-    cdef int layer
     game._made()
     memcpy(&origin, &game.s, sizeof(KState))
     players = origin.n_players
@@ -941,127 +851,37 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
         raise InvalidArgumentError(
             f"rollout_rounds must be from 0 to {S_MAX_ROUNDS}, got {rollout_rounds_!r}"
         )
-    rollout_rounds = rollout_rounds_
-    exploration = _s_positive("exploration", exploration_)
-    widening = _s_positive("widening", widening_)
-    temperature = _s_positive("temperature", temperature_)
+    memset(&w, 0, sizeof(SWork))
+    w.players = players
+    w.rollout_rounds = rollout_rounds_
+    w.exploration = _s_positive("exploration", exploration_)
+    w.widening = _s_positive("widening", widening_)
+    w.temperature = _s_positive("temperature", temperature_)
     if type(leaf_weight_) not in (int, float) or not 0.0 <= leaf_weight_ <= 1.0:
         raise InvalidArgumentError(f"leaf_weight must be a number from 0 to 1, got {leaf_weight_!r}")
-    leaf_weight = float(leaf_weight_)
+    w.leaf_weight = float(leaf_weight_)
     if seconds is not None:
         seconds = _s_positive("seconds", seconds)
-    net.row = NULL
-    net.a = NULL
-    net.z = NULL
-    net.nz = NULL
-    if use_net:
-        if not isinstance(network, _ValueNetwork):
-            raise InvalidArgumentError(f"network must be a ValueNetwork, got {network!r}")
-        sizes = tuple(network.sizes)
-        if len(sizes) > S_MAX_LAYERS + 1:
-            raise InvalidArgumentError(
-                f"the kernel evaluates networks of at most {S_MAX_LAYERS} layers, "
-                f"not {len(sizes) - 1}"
-            )
-        if sizes[len(sizes) - 1] != players or min(sizes) < 1:  # (no negative indexing here)
-            raise InvalidArgumentError(f"a network for {players} players ends in {players} outputs")
-        net.slots = game._rules.reserve_limit
-        net.shown = game._rules.nobles(players)
-        net.row_size = observation_size(players, net.slots, net.shown)
-        if (
-            network.players != players or len(sizes) < 2
-            or sizes[0] != net.row_size - 1 - 2 * A_COUNT
-        ):
-            raise InvalidArgumentError(
-                f"the network evaluates {network.players}-player positions of {sizes[0]} "
-                f"inputs, not this game's ({players} players, "
-                f"{net.row_size - 1 - 2 * A_COUNT} inputs under its rules)"
-            )
-        # The weights in this machine's byte order (the file's payload is
-        # little-endian).
-        payload = b"".join([part.tobytes() for pair in network.layers for part in pair])
-        net.n_layers = len(sizes) - 1
-        widest = 0
-        offset = 0
-        for layer in range(net.n_layers + 1):
-            net.sizes[layer] = sizes[layer]
-            if sizes[layer] > widest:
-                widest = sizes[layer]
-        for layer in range(net.n_layers):
-            net.w[layer] = <const float*>&payload[offset]
-            offset += 4 * sizes[layer] * sizes[layer + 1]
-            net.b[layer] = <const float*>&payload[offset]
-            offset += 4 * sizes[layer + 1]
-        if offset != payload.shape[0]:
-            raise InvalidArgumentError("the network's payload does not fit its sizes")
-        net.row = <float*>malloc(net.row_size * sizeof(float))
-        net.a = <double*>malloc((widest + players) * sizeof(double))
-        net.z = <double*>malloc((widest + players) * sizeof(double))
-        net.nz = <int*>malloc((widest + players) * sizeof(int))
-        if net.row == NULL or net.a == NULL or net.z == NULL or net.nz == NULL:
-            free(net.row)
-            free(net.a)
-            free(net.z)
-            free(net.nz)
-            raise MemoryError()
-    pol.row = NULL
-    pol.a = NULL
-    pol.h = NULL
-    pol.nz = NULL
-    pol.out = NULL
-    pol.g = NULL
-    pol.pool = NULL
-    if use_pol:
-        pol.inputs, pol.hidden, pol.feats, pol_payload = _s_policy_parts(policy, game, players)
-        if not s_policy_open(&pol, &pol_payload[0], game._rules.reserve_limit,
-                             game._rules.nobles(players), players, 64):
-            s_policy_close(&pol)
-            free(net.row)
-            free(net.a)
-            free(net.z)
-            free(net.nz)
-            raise MemoryError()
-    s_prepare_deal(&origin, seat, &deal)
-    buf.data = <Move*>malloc(256 * sizeof(Move))
-    buf.cap = 256
-    buf.n = 0
-    tree.nodes = <SNode*>malloc(1024 * sizeof(SNode))
-    tree.cap = 1024
-    tree.n = 0
-    path = <int32_t*>malloc(path_cap * sizeof(int32_t))
-    slot = <int32_t*>malloc(cap * sizeof(int32_t))
-    order = <int32_t*>malloc(cap * sizeof(int32_t))
-    values = <double*>malloc(cap * sizeof(double))
     try:
-        if buf.data == NULL or tree.nodes == NULL or path == NULL or slot == NULL or order == NULL or values == NULL:
-            raise MemoryError()
-        if gen(&origin, &buf) < 0:
-            raise MemoryError()
-        root_n = <int32_t>buf.n
-        if root_n > cap and s_grow(&cap, root_n, &slot, &order, &values) < 0:
-            raise MemoryError()
-        root_moves = <Move*>malloc(root_n * sizeof(Move))
-        root_order = <int32_t*>malloc(root_n * sizeof(int32_t))
-        if root_moves == NULL or root_order == NULL:
-            raise MemoryError()
-        memcpy(root_moves, buf.data, root_n * sizeof(Move))
-        s_aims(&origin, &aims)
-        if use_pol:
-            g_at = s_policy_state(&origin, &pol)
-            if g_at < 0:
+        if network is not None:
+            weights = s_net_open(&w.net, network, game, players)  # kept while the search runs
+            w.use_net = True
+        if policy is not None:
+            w.pol.inputs, w.pol.hidden, w.pol.feats, pol_payload = _s_policy_parts(
+                policy, game, players
+            )
+            if not s_policy_open(&w.pol, &pol_payload[0], game._rules.reserve_limit,
+                                 game._rules.nobles(players), players, 64):
                 raise MemoryError()
-            g = s_policy_load(&pol, g_at)
-        s_rank(root_moves, root_n, &aims, g, values, root_order, root_n)
-        shares = <double*>calloc(root_n * 4 + 4, sizeof(double))
-        if shares == NULL:
-            raise MemoryError()
-        s_new(&tree, NULL, -1)
+            w.use_pol = True
+        s_prepare_deal(&origin, seat, &deal)
+        s_work_open(&w, &origin)
         if timed:
             deadline = _perf_counter() + <double>seconds
         while done < iterations and not failed:
             if done and timed and _perf_counter() >= deadline:
                 break
-            if done and early and s_decided(&tree, root_n, iterations - done):
+            if done and early and s_decided(&w.tree, w.root_n, iterations - done):
                 break
             chunk_end = done + S_CHUNK
             if chunk_end > iterations:
@@ -1070,168 +890,18 @@ def search(Game game, seat_, iterations_, seconds, seed, exploration_, widening_
                 while done < chunk_end:
                     memcpy(&s, &origin, sizeof(KState))
                     s_deal(&s, &deal, &x)
-                    node = 0
-                    depth = 0
-                    path[0] = 0
-                    while not s.winners:
-                        if depth + 1 >= path_cap:
-                            path_cap *= 2
-                            grown_path = <int32_t*>realloc(path, path_cap * sizeof(int32_t))
-                            if grown_path == NULL:
-                                failed = True
-                                break
-                            path = grown_path
-                        # ceil in double, then capped (a huge widening admits every move).
-                        wide = ceil(widening * sqrt(<double>tree.nodes[node].visits + 1))
-                        width = 2 if wide < 2.0 else (1 << 30 if wide > <double>(1 << 30) else <int>wide)
-                        if node == 0:
-                            # The root: the same moves and ranking in every deal.
-                            moves = root_moves
-                            n = root_n
-                            ranked = root_order
-                            for j in range(n):
-                                slot[j] = -1
-                            child = tree.nodes[0].child
-                            while child >= 0:
-                                slot[tree.nodes[child].hint] = child
-                                child = tree.nodes[child].sibling
-                        else:
-                            if gen(&s, &buf) < 0:
-                                failed = True
-                                break
-                            moves = buf.data
-                            n = buf.n
-                            if n > cap and s_grow(&cap, n, &slot, &order, &values) < 0:
-                                failed = True
-                                break
-                            # Where each child's move stands in this listing (-1 for none).
-                            for j in range(n):
-                                slot[j] = -1
-                            child = tree.nodes[node].child
-                            while child >= 0:
-                                k = tree.nodes[child].hint
-                                if not (k < n and same_move(&moves[k], &tree.nodes[child].move)):
-                                    k = -1
-                                    for j in range(n):
-                                        if same_move(&moves[j], &tree.nodes[child].move):
-                                            k = <int>j
-                                            break
-                                    if k >= 0:
-                                        tree.nodes[child].hint = k
-                                if k >= 0:
-                                    slot[k] = child
-                                child = tree.nodes[child].sibling
-                            s_aims(&s, &aims)
-                            ranked = order
-                        if node == 0:
-                            n_cand = width if width < n else <int>n
-                        else:
-                            g = NULL
-                            if use_pol:
-                                if tree.nodes[node].g < 0:
-                                    g_at = s_policy_state(&s, &pol)
-                                    if g_at < 0:
-                                        failed = True
-                                        break
-                                    tree.nodes[node].g = <int32_t>g_at
-                                g = s_policy_load(&pol, tree.nodes[node].g)
-                            n_cand = s_rank(moves, n, &aims, g, values, order, width)
-                        fresh = -1
-                        for i in range(n_cand):
-                            if slot[ranked[i]] < 0:
-                                fresh = ranked[i]
-                                break
-                        if fresh >= 0:
-                            for i in range(n_cand):
-                                if slot[ranked[i]] >= 0:
-                                    tree.nodes[slot[ranked[i]]].available += 1
-                            child = s_new(&tree, &moves[fresh], s.current)
-                            if child < 0:
-                                failed = True
-                                break
-                            tree.nodes[child].available = 1
-                            tree.nodes[child].hint = fresh
-                            tree.nodes[child].sibling = tree.nodes[node].child
-                            tree.nodes[node].child = child
-                            depth += 1
-                            path[depth] = child
-                            play(&s, &moves[fresh])
-                            break
-                        best = -1
-                        best_value = 0.0
-                        for i in range(n_cand):
-                            child = slot[ranked[i]]
-                            tree.nodes[child].available += 1
-                            value = tree.nodes[child].reward / tree.nodes[child].visits + exploration * sqrt(
-                                log(<double>tree.nodes[child].available) / tree.nodes[child].visits
-                            )
-                            if best < 0 or value > best_value:
-                                best_value = value
-                                best = child
-                                chosen = ranked[i]
-                        node = best
-                        depth += 1
-                        path[depth] = node
-                        # This deal's move: the same action, but the card may
-                        # lie elsewhere than in the deal that made the node.
-                        play(&s, &moves[chosen])
-                    if failed:
+                    depth = s_descend(&w, &s)
+                    if depth < 0 or s_roll_out(&w, &s, &x, rewards) < 0:
+                        failed = True
                         break
-                    mixed = leaf_weight > 0.0 and not s.winners
-                    if mixed:
-                        if use_net:
-                            s_network(&s, &net, leaf_rewards)
-                        else:
-                            s_evaluate(&s, temperature, leaf_rewards)
-                    # Roll out to the end of the round, then rollout_rounds more.
-                    stop = (s.turn // players + 1 + rollout_rounds) * players
-                    if s.turn % players == 0:
-                        stop -= players
-                    while not s.winners and s.turn < stop:
-                        # The rollout's policy picks among the buys when there
-                        # are any (the last moves gen lists, in its order).
-                        if gen_buys(&s, &buf) < 0 or (buf.n == 0 and gen(&s, &buf) < 0):
-                            failed = True
-                            break
-                        play(&s, &buf.data[s_rollout_pick(&s, buf.data, buf.n, &x)])
-                    if failed:
-                        break
-                    if use_net and not s.winners:
-                        s_network(&s, &net, rewards)
-                    else:
-                        s_evaluate(&s, temperature, rewards)
-                    if mixed:
-                        for i in range(players):
-                            rewards[i] = leaf_weight * leaf_rewards[i] + (1.0 - leaf_weight) * rewards[i]
-                    for i in range(depth + 1):
-                        node = path[i]
-                        tree.nodes[node].visits += 1
-                        if tree.nodes[node].player >= 0:
-                            tree.nodes[node].reward += rewards[tree.nodes[node].player]
-                    if depth >= 1:
-                        k = tree.nodes[path[1]].hint
-                        for i in range(players):
-                            shares[k * 4 + i] += rewards[i]
+                    s_back_up(&w, depth, rewards)
                     done += 1
             if failed:
                 raise MemoryError()
             PyErr_CheckSignals()
-        return _s_outcome(&tree, &origin, root_n, shares, players, done)
+        return _s_outcome(&w.tree, &origin, w.root_n, w.shares, players, done)
     finally:
-        free(buf.data)
-        free(tree.nodes)
-        free(path)
-        free(slot)
-        free(order)
-        free(values)
-        free(shares)
-        free(root_moves)
-        free(root_order)
-        free(net.row)
-        free(net.a)
-        free(net.z)
-        free(net.nz)
-        s_policy_close(&pol)
+        s_work_free(&w)
 
 
 cdef object _s_outcome(const STree* tree, KState* origin, int32_t root_n, const double* shares, int players, int64_t done):
@@ -1322,7 +992,7 @@ def _s_policy_parts(policy, Game game, int players):
     return inputs, hidden, feats, payload
 
 
-def _search_parts(Game game):
+def _search_parts(Game game, /):
     """What the search weighs in ``game``'s state: the prior of each legal move,
     each seat's heuristic score and the rollout policy's choice with a seed of
     0 (search_reference.priors, score and _rollout_pick; for the tests)."""
@@ -1347,7 +1017,7 @@ def _search_parts(Game game):
         free(buf.data)
 
 
-def _policy_parts(Game game, policy):
+def _policy_parts(Game game, policy, /):
     """The policy's state part in ``game``'s state and each legal move's score
     under it (network.policy_state and search_reference.policy_scores; for
     the tests)."""

@@ -1,26 +1,79 @@
 """Which implementation :mod:`splendor.fast` uses, for ``Game`` and ``random_playouts``.
 
-The compiled kernel (``splendor.fast._kernel``) when it is built and
-``SPLENDOR_PURE`` is not set, else the pure-Python twin
-(:mod:`splendor.fast.reference`); :data:`~splendor.fast.COMPILED` says which. Use these names
-through :mod:`splendor.fast`, which re-exports them; :mod:`splendor.fast.vector`
-imports them from here.
+The one place that decides, once, when it is first imported: the compiled
+kernel (``splendor.fast._kernel``) when it is built and ``SPLENDOR_PURE`` is
+not set, else the pure-Python twin (:mod:`splendor.fast.reference`).
+:data:`~splendor.fast.COMPILED` says which, ``COMPILED_REASON`` why. The fallback is
+silent only when it is asked for (``SPLENDOR_PURE=1``) or the kernel is not
+built (the package was built without a C compiler); a kernel that is built
+but refuses to load (its sizes do not hold the library's constants, or a
+name it imports is missing) warns with
+:class:`~splendor.errors.KernelRefusedWarning` and its reason, or, with
+``SPLENDOR_EXPECT_COMPILED=1`` in the environment, raises its
+:class:`ImportError` (as a kernel that is not built then does too). Use these
+names through :mod:`splendor.fast`, which re-exports them;
+:mod:`splendor.fast.vector` and :mod:`splendor.rl` read ``COMPILED``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import warnings
+from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 from splendor.core.state import GameState
+from splendor.errors import KernelRefusedWarning
 from splendor.fast import reference
 from splendor.fast.reference import Playouts
 
-__all__ = ["COMPILED", "STATE_SIZE", "Game", "random_playouts"]
+__all__ = ["COMPILED", "COMPILED_REASON", "STATE_SIZE", "Game", "random_playouts"]
+
+#: The name of the compiled kernel's module.
+_KERNEL: Final = "splendor.fast._kernel"
 
 
-def _pure_requested() -> bool:
-    return os.environ.get("SPLENDOR_PURE", "") not in ("", "0")
+def _flag(name: str) -> bool:
+    """Whether the environment variable ``name`` is set to something other than 0."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def _expected(error: ImportError) -> ImportError:
+    """``error``, noting that ``SPLENDOR_EXPECT_COMPILED`` forbids the fallback."""
+    error.add_note(
+        "SPLENDOR_EXPECT_COMPILED is set: splendor.fast does not fall back to pure Python"
+    )
+    return error
+
+
+def _load_kernel() -> tuple[ModuleType | None, str]:
+    """The compiled kernel to use (``None``: the pure twin) and the reason why.
+
+    Raises:
+        ImportError: the kernel's, when ``SPLENDOR_EXPECT_COMPILED`` is set and
+            it cannot be used.
+    """
+    if _flag("SPLENDOR_PURE"):
+        return None, "SPLENDOR_PURE is set: the pure-Python twin is in use"
+    expected = _flag("SPLENDOR_EXPECT_COMPILED")
+    refused: ImportError
+    try:
+        return importlib.import_module(_KERNEL), "the compiled kernel is in use"
+    except ModuleNotFoundError as error:
+        if error.name != _KERNEL:  # a module that the kernel imports is missing
+            refused = error
+        elif expected:
+            raise _expected(error) from None
+        else:
+            return None, "the compiled kernel is not built: the pure-Python twin is in use"
+    except ImportError as error:  # the kernel's layout check, or a name it imports
+        refused = error
+    if expected:
+        raise _expected(refused) from None
+    reason = f"the compiled kernel refused to load ({refused}): the pure-Python twin is in use"
+    warnings.warn(reason, KernelRefusedWarning, stacklevel=1)
+    return None, reason
 
 
 if TYPE_CHECKING:
@@ -30,13 +83,9 @@ if TYPE_CHECKING:
 
     _COMPILED = False
     _STATE_SIZE = 0
+    _REASON = ""
 else:
-    _compiled = None
-    if not _pure_requested():
-        try:
-            from splendor.fast import _kernel as _compiled
-        except ImportError:  # built without a compiler: the fallback below
-            _compiled = None
+    _compiled, _REASON = _load_kernel()
     if _compiled is None:
         _Base = reference.Game
         _random_playouts = reference.random_playouts
@@ -50,6 +99,10 @@ else:
 
 #: Whether the compiled kernel is in use (``False``: the pure-Python fallback).
 COMPILED: Final[bool] = _COMPILED
+#: Why :data:`COMPILED` is what it is, in a sentence: the kernel is in use,
+#: ``SPLENDOR_PURE`` is set, the kernel is not built, or it refused to load
+#: (with its error).
+COMPILED_REASON: Final[str] = _REASON
 #: The size in bytes of the C structure holding one game (0 for the fallback).
 STATE_SIZE: Final[int] = _STATE_SIZE
 

@@ -299,7 +299,8 @@ class VectorEnv:
         "truncated",
     )
 
-    # Which implementation steps the games (tests compare the two).
+    # Which implementation steps the games: the kernel's VectorCore exactly
+    # when splendor.fast.game chose the kernel (tests set it to compare the two).
     _use_kernel: ClassVar[bool] = COMPILED
 
     def __init__(

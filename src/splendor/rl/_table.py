@@ -129,7 +129,11 @@ class PureTable:
 
 
 class KernelTable:
-    """A game in the compiled kernel, which writes its observations and masks."""
+    """A game in the compiled kernel, which writes its observations and masks.
+
+    It plays on :class:`splendor.fast.Game`, which is the kernel's game when
+    :data:`splendor.fast.COMPILED` (:func:`table` makes one only then).
+    """
 
     __slots__ = ("_game", "_size", "_state")
 
@@ -267,7 +271,11 @@ class KernelTable:
 
 
 def table(state: GameState) -> PureTable | KernelTable:
-    """The game at ``state``: in the kernel when it is compiled and can hold the rules."""
+    """The game at ``state``: in the kernel when it is compiled and can hold the rules.
+
+    Whether it is compiled is :data:`splendor.fast.COMPILED`, decided once by
+    :mod:`splendor.fast.game`.
+    """
     if fast.COMPILED:
         try:
             return KernelTable(state)
