@@ -24,10 +24,10 @@ from splendor.fast import search as fast_search_module
 from splendor.fast import search_reference
 from splendor.fast.network import ValueNetwork, load_network, save_network, shipped_networks
 from splendor.fast.reference import SplitMix64
-from splendor.fast.search_reference import SearchOutcome
+from splendor.fast.search_reference import MAX_ITERATIONS, SearchOutcome
 from splendor.players import search as search_module
 from splendor.players.bots import load_bot
-from splendor.players.search import MAX_ITERATIONS, SearchBot
+from splendor.players.search import SearchBot
 from tests.fast.conftest import implementation
 from tests.strategies import VARIANTS, search_positions, seeded_position, variant_states
 

@@ -15,7 +15,8 @@ import pytest
 
 import splendor
 from splendor import InvalidArgumentError, legal_actions, view
-from splendor.players.search import MAX_ITERATIONS, SearchBot
+from splendor.fast.search_reference import MAX_ITERATIONS
+from splendor.players.search import SearchBot
 from tests.fast.conftest import implementation
 from tests.strategies import search_positions
 

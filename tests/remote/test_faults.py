@@ -28,6 +28,7 @@ from splendor.errors import (
     EngineTimeoutError,
     InvalidArgumentError,
 )
+from splendor.players.seats import BotFailedError
 from splendor.remote import Clock, Engine, Info, Limit, open_engine, open_engine_async
 from splendor.remote.host import STDERR_TAIL
 from tests.builders import bonus_cards, deal, toks, with_player
@@ -182,8 +183,10 @@ def test_a_bestmove_after_stop_is_dropped_and_the_engine_plays_on() -> None:
 
 def test_a_crash_in_the_middle_of_a_game_is_a_crash_with_its_last_words() -> None:
     engine = _start("crash", "3")
-    with _within(5.0), pytest.raises(EngineCrashedError, match="status 3") as caught:
+    with _within(5.0), pytest.raises(BotFailedError, match="status 3") as caught:
         play_game([engine, GreedyBot()], seed=4)
+    assert isinstance(caught.value.__cause__, EngineCrashedError)
+    assert caught.value.reason == "crash"
     assert "out of memory" in str(caught.value)
     assert gone(engine.pid)
     engine.close()

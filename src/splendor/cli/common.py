@@ -156,12 +156,12 @@ def add_bot_options(
 
 @contextlib.contextmanager
 def bot_failures_as_raised() -> Iterator[None]:
-    """Report the failure of a guarded bot as the :class:`BotError` its guard raised.
+    """Report a guarded bot's failure as the :class:`~splendor.cli.errors.BotError` it raised.
 
     :func:`splendor.play_game` turns whatever a bot raises into a
     :class:`~splendor.players.seats.BotFailedError`; when a
     :class:`GuardedBot` raised it, the command reports the guard's
-    :class:`BotError` (its seat, turn and seed, and the bot's own traceback),
+    :class:`~splendor.cli.errors.BotError` (its seat, turn and seed, and the bot's own traceback),
     here or across a worker process.
     """
     try:

@@ -58,9 +58,9 @@ def _check_engines(engines: Mapping[str, str]) -> None:
             bot = load_bot(spec)
         except SplendorError as error:
             raise UsageError(f"--engine {name}: {error}") from None
-        error = close_bot(bot)
-        if error is not None:
-            raise UsageError(f"--engine {name}: closing the engine failed: {error}") from error
+        failed = close_bot(bot)
+        if failed is not None:
+            raise UsageError(f"--engine {name}: closing the engine failed: {failed}") from failed
 
 
 def run_serve(args: argparse.Namespace, out: Output, read: Callable[[str], str]) -> int:

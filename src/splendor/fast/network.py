@@ -284,7 +284,7 @@ class PolicyNetwork:
     of the seat to move), passes them through one hidden layer with ReLU to
     one weight per move feature (:func:`policy_state`), and scores each legal
     move by its :data:`MOVE_FEATURES` times those weights; higher is tried
-    sooner. :class:`~splendor.fast.search.SearchBot` with ``policy=`` ranks a
+    sooner. :class:`~splendor.players.search.SearchBot` with ``policy=`` ranks a
     node's moves by it instead of by the prior alone (the prior is one of the
     features).
 

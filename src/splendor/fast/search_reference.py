@@ -1,4 +1,4 @@
-"""The search of :class:`splendor.fast.search.SearchBot` in pure Python.
+"""The search of :class:`splendor.players.search.SearchBot` in pure Python.
 
 The compiled kernel runs this search in C (``_search.pxi``); this module is
 its twin on the attrs engine, used where the kernel is not compiled. Both

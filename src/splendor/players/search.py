@@ -44,7 +44,7 @@ from splendor.fast.search_reference import MAX_ITERATIONS, MAX_ROLLOUT_ROUNDS, S
 from splendor.players.ismcts import SearchResult, search_repr
 from splendor.players.protocol import check_turn
 
-__all__ = ["MAX_ITERATIONS", "SearchBot", "SearchOutcome"]
+__all__ = ["SearchBot", "SearchOutcome"]
 
 
 @functools.cache

@@ -93,7 +93,7 @@ def read_request(request: object, engines: Mapping[str, str], *, allow_seeds: bo
     """Read the JSON body of ``POST /api/tables`` (see :meth:`~splendor.server.hub.Hub.create`).
 
     Args:
-        request: the body, as :func:`json.loads` read it.
+        request: the body, as ``json.loads`` reads it.
         engines: the operator's engines, which seats may name.
         allow_seeds: whether the request may choose the ``seed``.
 
