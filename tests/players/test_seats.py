@@ -145,3 +145,23 @@ def test_a_bot_failure_crosses_a_process_pool_by_pickle() -> None:
         "take 3W",
     )
     assert str(again) == str(error)
+
+
+def test_a_bot_that_answers_a_huge_int_fails_with_the_librarys_error() -> None:
+    def huge(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+        return 10**5000  # type: ignore[return-value]  # deliberately not an action
+
+    state = new_game(2, seed=1)
+    with pytest.raises(BotFailedError, match="an int of 16610 bits, not an action") as caught:
+        ask_bot(huge, state, legal_actions(state), random.Random(0), name="huge")
+    assert caught.value.reason == "illegal-move"
+
+
+def test_a_bot_whose_error_cannot_be_printed_fails_with_the_librarys_error() -> None:
+    def raises_huge(view: PlayerView, actions: Sequence[Action], rng: random.Random) -> Action:
+        raise ValueError(10**5000)
+
+    state = new_game(2, seed=1)
+    with pytest.raises(BotFailedError, match="ValueError: a ValueError too large") as caught:
+        ask_bot(raises_huge, state, legal_actions(state), random.Random(0), name="huge")
+    assert caught.value.reason == "crash"

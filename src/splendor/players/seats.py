@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.play import apply
 from splendor.core.state import GameState
 from splendor.core.views import view
@@ -111,7 +112,12 @@ class BotFailedError(SplendorError, RuntimeError):
         error's type and message.
         """
         reason = error.reason if isinstance(error, EngineError) else "crash"
-        return cls(seat, name, reason, _cut(f"{type(error).__name__}: {error}", MAX_DETAIL))
+        return cls(
+            seat,
+            name,
+            reason,
+            _cut(f"{type(error).__name__}: {short_repr(error, MAX_DETAIL, write=str)}", MAX_DETAIL),
+        )
 
     def forfeit(self) -> Forfeit:
         """The seat's :class:`~splendor.formats.record.Forfeit`, as a game record keeps it."""
@@ -194,7 +200,7 @@ def ask_bot(
             seat,
             name,
             "illegal-move",
-            _cut(f"{name} returned {_cut(repr(action), _ANSWER)}, not an action", MAX_DETAIL),
+            _cut(f"{name} returned {short_repr(action, _ANSWER)}, not an action", MAX_DETAIL),
         )
     if action not in actions:  # another form of a legal action passes the rules' check
         try:
@@ -239,6 +245,6 @@ def close_bot(bot: object) -> Exception | None:
     try:
         close()
     except Exception as error:  # reported here and returned: see the module's policy
-        _log.exception("closing the bot %s failed", _cut(repr(bot), _ANSWER))
+        _log.exception("closing the bot %s failed", short_repr(bot, _ANSWER))
         return error
     return None
