@@ -28,7 +28,7 @@ import splendor
 from splendor import GameState, GreedyBot, RandomBot, Rules
 from splendor.players.bots import Bot, bot_name
 from splendor.testing import ConformanceError, state_difference
-from tests.strategies import VARIANTS
+from tools.variants import VARIANTS
 
 #: The settings the games are played under: every player count with every variant.
 SETTINGS: Final = tuple((players, name) for name in VARIANTS for players in (2, 3, 4))

@@ -28,7 +28,7 @@ from splendor import GameState, Rules
 from splendor.core.actions import Action
 from splendor.testing import ConformanceReport, EngineGame
 from splendor.testing import check_game as check_conformance
-from tests.strategies import VARIANTS
+from tools.variants import VARIANTS
 
 
 class FastGame(Protocol):

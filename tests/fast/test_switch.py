@@ -20,8 +20,9 @@ from splendor.fast import game
 
 # Makes the kernel's import fail: ``absent`` as when it is not built,
 # ``refused`` as its layout check does, ``missing`` as when a module it
-# imports is missing. Then imports splendor.fast and prints what it chose and
-# the warnings it gave, as JSON.
+# imports is missing, ``broken`` as when its start-up reads a name that is
+# gone. Then imports splendor.fast and prints what it chose and the warnings
+# it gave, as JSON.
 SCRIPT = """
 import importlib.abc, importlib.util, json, sys, warnings
 
@@ -36,6 +37,8 @@ class Refusing(importlib.abc.Loader):
     def exec_module(self, module):
         if HOW == "missing":
             raise ModuleNotFoundError("No module named 'attrs'", name="attrs")
+        if HOW == "broken":
+            raise AttributeError("module 'splendor.fast.heuristics' has no attribute 'BUY_GOLD'")
         raise ImportError(
             "the compiled kernel does not fit the library: ACTION_COUNT; rebuild it"
         )
@@ -50,7 +53,7 @@ class Finder(importlib.abc.MetaPathFinder):
 
 if HOW == "absent":
     sys.modules[KERNEL] = None  # its import raises ModuleNotFoundError for KERNEL
-elif HOW in ("refused", "missing"):
+elif HOW in ("refused", "missing", "broken"):
     sys.meta_path.insert(0, Finder())
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -102,6 +105,14 @@ def test_a_refused_kernel_warns_with_its_reason_and_falls_back() -> None:
     assert chosen["compiled"] is False
     reason = str(chosen["reason"])
     assert "does not fit the library: ACTION_COUNT; rebuild it" in reason
+    assert chosen["warnings"] == [["KernelRefusedWarning", reason]]
+
+
+def test_a_kernel_whose_start_up_fails_warns_too() -> None:
+    chosen = _chosen("broken")
+    assert chosen["compiled"] is False
+    reason = str(chosen["reason"])
+    assert "AttributeError: module 'splendor.fast.heuristics' has no attribute 'BUY_GOLD'" in reason
     assert chosen["warnings"] == [["KernelRefusedWarning", reason]]
 
 

@@ -23,7 +23,7 @@ from splendor import (
     play_game,
     to_json,
 )
-from splendor.formats import _strict_json
+from splendor.formats import _strict_converter
 from splendor.formats.notation import format_record, parse_record
 from splendor.formats.record import FORFEIT_REASONS, MAX_FORFEIT_DETAIL, Forfeit
 from splendor.schema import RECORD_FORMAT_VERSION, RECORD_FORMATS, json_schema
@@ -225,7 +225,7 @@ def test_a_forfeit_that_disagrees_with_the_winners_is_refused() -> None:
 def _old_reader_load(text: str) -> GameRecord:
     """Load a record as the readers of record format 1 did: exactly format 1."""
     converter = make_json_converter(forbid_extra_keys=True)
-    hook = _strict_json.class_structure(
+    hook = _strict_converter.class_structure(
         converter,
         GameRecord,
         required=("players", "seed", "rules", "actions"),

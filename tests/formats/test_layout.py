@@ -60,7 +60,7 @@ def test_a_module_below_json_imports_neither_serialization_nor_cattrs(module: st
     imported = _imports(module)
     assert not {name for name in imported if name.startswith("cattrs")}
     assert "splendor.formats.serialization" not in imported
-    assert "splendor.formats._strict_json" not in imported
+    assert "splendor.formats._strict_converter" not in imported
 
 
 @pytest.mark.parametrize(

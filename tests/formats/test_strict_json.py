@@ -20,13 +20,13 @@ from splendor.remote.codec import decode_engine, decode_host
         ("[" * 100_000 + "]" * 100_000, "recursion"),
     ],
 )
-def test_text_that_is_not_strict_json_is_refused(text: str, words: str) -> None:
+def test_text_that_is_not_strict_converter_is_refused(text: str, words: str) -> None:
     with pytest.raises(MalformedJsonError, match=words) as caught:
         read_json(text)
     assert caught.value.__cause__ is not None
 
 
-def test_strict_json_reads_what_json_reads() -> None:
+def test_strict_converter_reads_what_json_reads() -> None:
     assert read_json(b'{"a": [1, 2.5, "x", true, null]}') == {"a": [1, 2.5, "x", True, None]}
 
 

@@ -1,4 +1,4 @@
-# The evaluations of the search of splendor.fast.search.SearchBot, in C.
+# The evaluations of the search of splendor.players.search.SearchBot, in C.
 #
 # The heuristic's rewards of a position (search_reference._evaluate), the
 # value network's (splendor.fast.network.evaluate) and the move policy's

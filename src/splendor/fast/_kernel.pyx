@@ -26,7 +26,7 @@ mirror, each included here:
 - ``_vector.pxi``: the games of a :class:`splendor.fast.VectorEnv`
   (``splendor.fast.vector``);
 - ``_evaluation.pxi`` and ``_search.pxi``: the search of
-  ``splendor.fast.search.SearchBot`` (``splendor.fast.search_reference``)
+  ``splendor.players.search.SearchBot`` (``splendor.fast.search_reference``)
   and its evaluations of a position;
 - this file: the Python interface (:class:`Game`, :func:`random_playouts`,
   the conversions from and to :class:`~splendor.GameState`), which

@@ -22,8 +22,7 @@ from splendor.formats.record import MAX_SEED
 __all__ = ["SEAT_KINDS", "play_bots"]
 
 #: The kinds of seat :func:`play_bots` plays.
-#: The kinds of seat the kernel plays: ``"random"`` (RandomBot) and ``"greedy"``
-#: (GreedyBot without randomness).
+#: The kinds of seat the kernel plays: ``"random"`` and ``"greedy"``.
 SEAT_KINDS: Final = ("random", "greedy")
 
 

@@ -69,6 +69,9 @@ def _load_kernel() -> tuple[ModuleType | None, str]:
             return None, "the compiled kernel is not built: the pure-Python twin is in use"
     except ImportError as error:  # the kernel's layout check, or a name it imports
         refused = error
+    except Exception as error:  # the kernel's start-up failed: the values it reads changed
+        refused = ImportError(f"{type(error).__name__}: {error}")
+        refused.__cause__ = error
     if expected:
         raise _expected(refused) from None
     reason = f"the compiled kernel refused to load ({refused}): the pure-Python twin is in use"

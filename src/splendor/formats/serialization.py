@@ -73,9 +73,9 @@ from splendor.errors import (
     SerializationError,
     SplendorError,
 )
-from splendor.formats import _strict_json as _strict
+from splendor.formats import _strict_converter as _strict
 from splendor.formats._replay import play_turn
-from splendor.formats._strict_json import (
+from splendor.formats._strict_converter import (
     Invalid,
     at,
     kind,

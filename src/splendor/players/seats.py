@@ -54,7 +54,7 @@ from splendor.core.messages import short_repr
 from splendor.core.play import apply
 from splendor.core.state import GameState
 from splendor.core.views import view
-from splendor.errors import EngineError, IllegalActionError, InvalidArgumentError, SplendorError
+from splendor.errors import EngineError, InvalidArgumentError, SplendorError
 from splendor.formats.record import Forfeit
 from splendor.players.protocol import ACTION_TYPES, Bot
 
@@ -205,8 +205,9 @@ def ask_bot(
     if action not in actions:  # another form of a legal action passes the rules' check
         try:
             apply(state, action)
-        except IllegalActionError as error:
-            text = f"IllegalActionError: turn {state.turn + 1} (player {seat}, {action}): {error}"
+        except SplendorError as error:  # the rules' refusal, or a card not of this game
+            kind = type(error).__name__
+            text = f"{kind}: turn {state.turn + 1} (player {seat}, {action}): {error}"
             raise BotFailedError(seat, name, "illegal-move", _cut(text, MAX_DETAIL)) from error
     return Answer(action, seconds)
 

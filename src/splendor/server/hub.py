@@ -471,6 +471,7 @@ class Hub:
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._bots_play(table))
+            table.bot_task.add_done_callback(_report_failure)
 
     async def _bots_play(self, table: Table) -> None:
         """Let bots move while it is a bot's turn; each choice runs in a worker thread."""
@@ -504,6 +505,12 @@ class Hub:
                     _log.warning("table %s: the bot at seat %d: %s", table.id, seat, error)
                     with contextlib.suppress(ServerError):  # stale: the loop looks again
                         await self._forfeit(table, Forfeit(seat, "illegal-move", str(error)))
+
+
+def _report_failure(task: asyncio.Task[None]) -> None:
+    """Log, with its traceback, an error that ended a table's bot task (the table then waits)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        _log.error("a table's bots stopped on an unexpected error", exc_info=error)
 
 
 def _busy(table: Table) -> bool:

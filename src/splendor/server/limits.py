@@ -73,8 +73,8 @@ class Limits:
         sync_interval: seconds between two looks at the store for moves that
             another server process made on the tables this one has loaded.
         engine_time: seconds an operator's bot engine has for each move
-            (its process is ended if it takes longer, and its seat plays
-            its first legal action that turn).
+            (its process is ended if it takes longer, and its seat
+            forfeits the game).
         max_engine_tables: unfinished tables with an operator's engine at
             one of their seats, at once (each engine seat is a process).
     """

@@ -68,23 +68,18 @@ class Move:
 
     version: int
     action: object = None
-    notation: object = None
+    notation: str | None = None
 
     def action_in(self, seen: PlayerView) -> Action:
         """The action the move names, read for the mover's view ``seen``.
 
         Raises:
-            ServerError: ``malformed`` for a notation that is not a string;
-                ``bad_action`` for JSON or notation that names no action.
+            ServerError: ``bad_action`` for JSON or notation that names no action.
         """
         try:
             if self.notation is None:
                 return from_json(json.dumps(self.action), Action)
-            if not isinstance(self.notation, str):
-                raise ServerError("malformed", "notation must be a string")
             return parse_action(self.notation, seen)
-        except ServerError:
-            raise
         except SplendorError as error:
             raise ServerError("bad_action", str(error)) from None
 
@@ -94,7 +89,8 @@ def read_move(message: Mapping[str, object]) -> Move:
 
     Raises:
         ServerError: ``malformed`` for an unknown field, a version that is
-            not an integer, or not exactly one of ``action`` and ``notation``.
+            not an integer, not exactly one of ``action`` and ``notation``, or
+            a notation that is not a string.
     """
     unknown = set(message) - {"type", "version", "action", "notation"}
     if unknown:
@@ -107,4 +103,7 @@ def read_move(message: Mapping[str, object]) -> Move:
         raise ServerError("malformed", "a move needs exactly one of 'action' or 'notation'")
     if has_action:
         return Move(version, action=message["action"])
-    return Move(version, notation=message["notation"])
+    notation = message["notation"]
+    if not isinstance(notation, str):
+        raise ServerError("malformed", "notation must be a string")
+    return Move(version, notation=notation)

@@ -460,7 +460,7 @@ function drawResult() {
   node.hidden = false;
   node.replaceChildren(
     el("h2", {}, title),
-    forfeit ? el("p", {}, `${m.seats[forfeit.seat].name} forfeited (${forfeit.reason}): ${forfeit.detail}`) : null,
+    ...(forfeit ? [el("p", {}, `${m.seats[forfeit.seat].name} forfeited (${forfeit.reason}): ${forfeit.detail}`)] : []),
     el(
       "ol",
       { class: "scores" },
