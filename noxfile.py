@@ -177,10 +177,17 @@ def thorough(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """``ruff check`` and ``ruff format --check``."""
+    """``ruff check`` and ``ruff format --check``; actionlint and zizmor over the GitHub
+    workflows, and the Read the Docs configuration against its schema."""
     session.install(*group("lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    workflows = sorted(str(path) for path in Path(".github/workflows").glob("*.yml"))
+    session.run("actionlint", *workflows)
+    # Offline: the audits that ask GitHub's API need a token, and CI has none for them.
+    session.run("zizmor", "--offline", *workflows)
+    readthedocs = ("--builtin-schema", "vendor.readthedocs", ".readthedocs.yaml")
+    session.run("check-jsonschema", *readthedocs)
 
 
 @nox.session
