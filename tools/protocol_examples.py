@@ -105,8 +105,9 @@ def only_pass() -> GameState:
 def host_lines(state: GameState, id_: int) -> tuple[str, str]:
     """The ``position`` and ``go`` lines a host sends for the mover of ``state``."""
     seen = view(state, state.current_player)
-    actions = legal_actions(seen.stand_in())
-    texts = tuple(format_action(action, seen) for action in actions)
+    full = seen.stand_in()  # as the host does: the actions and texts of the view alone
+    actions = legal_actions(full)
+    texts = tuple(format_action(action, full) for action in actions)
     position = encode(Position(id_, seen, actions, texts)).decode().strip()
     go = encode(Go(id_, Limit(time=1.0))).decode().strip()
     return position, go
