@@ -25,6 +25,7 @@ from splendor.arena.ladder import (
     LadderError,
     LadderGame,
     Standing,
+    resolve_spec,
 )
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
@@ -505,3 +506,42 @@ def test_a_damaged_file_is_a_ladder_error(tmp_path: Path) -> None:
             ladder.play(1)
         with pytest.raises(LadderError, match="no such table: games"):
             ladder.standings()
+
+
+def write_engine(folder: Path) -> Path:
+    """An executable ``mybot`` in ``folder`` that runs the greedy bot engine."""
+    folder.mkdir()
+    script = folder / "mybot"
+    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m splendor engine greedy\n")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(os.name != "posix", reason="runs a shell script")
+def test_an_engine_added_by_a_relative_path_plays_from_another_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = write_engine(tmp_path / "bots")
+    monkeypatch.chdir(tmp_path / "bots")
+    with make(tmp_path / "l.sqlite", ["random", ("mine", "engine:./mybot --fast")]) as ladder:
+        assert ladder.entrants()[1].spec == f"engine:{shlex.join([str(script), '--fast'])}"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with Ladder(tmp_path / "l.sqlite") as ladder:
+        games = ladder.play(2, time_per_move=5.0)
+    assert [game.forfeit for game in games] == [None, None]
+
+
+def test_an_engine_command_on_the_path_and_other_specs_stay_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "greedy.js").write_text("")
+    (tmp_path / "node").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert resolve_spec("engine:node greedy.js --x") == (
+        f"engine:node {shlex.quote(str(tmp_path / 'greedy.js'))} --x"
+    )
+    for spec in ("engine:node missing.js", "engine:/bin/true", "greedy", "level:5", "node"):
+        assert resolve_spec(spec) == spec
+    with pytest.raises(InvalidArgumentError, match="not well quoted"):
+        resolve_spec("engine:node 'open")
