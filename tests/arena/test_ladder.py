@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import os
 import shlex
 import signal
@@ -183,12 +185,19 @@ def test_a_two_player_game_whose_result_is_all_but_known_tells_little() -> None:
     assert uncertainty([*lopsided, _standing("c", 1000.0, 100.0)], 3) == pytest.approx(500.0)
 
 
-def test_the_widest_table_is_chosen_then_the_least_met_then_by_the_seed() -> None:
+def test_the_entrant_with_fewest_games_plays_the_least_met_then_the_least_played() -> None:
     names = ["a", "b", "c", "d"]
     ranked = [_standing("a", 1500.0, 300.0)] + [_standing(n, 1500.0, 100.0) for n in "bcd"]
-    # "a" is the least certain: it plays, against the one it has met least.
+    # "d" has played least: it plays, against "c", which has played less than "a" or "b".
     met = [("a", "b"), ("b", "a"), ("c", "a")]
-    assert choose_table(names, ranked, met, 2, seed=0) == ["a", "d"]
+    assert choose_table(names, ranked, met, 2, seed=0) == ["c", "d"]
+    # Equal games: the widest interval plays, against the one it has met least.
+    met = [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")]
+    assert choose_table(names, ranked, met, 2, seed=0) in (["a", "c"], ["a", "d"])
+    # Equally met and equally played: the least certain table.
+    widths = {"a": 300.0, "b": 100.0, "c": 50.0, "d": 200.0}
+    ranked = [_standing(n, 1500.0, width) for n, width in widths.items()]
+    assert choose_table(names, ranked, [], 2, seed=0) == ["a", "d"]
     # Equally uncertain and equally met: the seed draws, and the same seed draws the same.
     even = [_standing(n, 1500.0, 100.0) for n in names]
     draws = {tuple(choose_table(names, even, [], 2, seed)) for seed in range(20)}
@@ -198,6 +207,30 @@ def test_the_widest_table_is_chosen_then_the_least_met_then_by_the_seed() -> Non
     )
     # A table lists its entrants in the order they were added.
     assert all(list(table) == sorted(table, key=names.index) for table in draws)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_entrant_and_every_pairing_gets_a_fair_share_of_the_games(players: int) -> None:
+    # Two entrants far apart with wide intervals drew most games when the widest table played.
+    names = ["a", "b", "c", "d", "e"]
+    ranked = [
+        _standing("a", 1900.0, 400.0),
+        _standing("b", 1100.0, 400.0),
+        *(_standing(n, 1500.0, 80.0) for n in "cde"),
+    ]
+    met: list[tuple[str, ...]] = []
+    for deal in range(40 // players):
+        table = choose_table(names, ranked, met, players, seed=deal)
+        met += [tuple(table)] * players  # a deal is played from every rotation
+    games = {name: sum(name in seats for seats in met) for name in names}
+    mean = len(met) * players / len(names)
+    assert all(abs(count - mean) <= players for count in games.values()), games
+    pairs = {
+        pair: sum(set(pair) <= set(seats) for seats in met)
+        for pair in itertools.combinations(names, 2)
+    }
+    fair = len(met) * players * (players - 1) / 2 / len(pairs)
+    assert max(pairs.values()) <= math.ceil(fair) + players, pairs  # one deal over at most
 
 
 def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:

@@ -12,12 +12,13 @@ whenever they are asked for: for 2 players Bradley-Terry on the Elo scale
 Plackett-Luce model (:func:`splendor.arena.ratings.rate_skill`, the
 ``[arena]`` extra), each with a 95% interval.
 
-Scheduling works a deal at a time. A deal is the table whose entrants'
-ratings are least certain together (the widest 95% intervals summed, for 2
-players weighted by how open the game is by those ratings; ties go to the
-table that has met least, then to a draw seeded by the ladder's seed),
-played once from every rotation of its seats (for 3 or 4 players, the
-tables are made from the 16 least certain entrants)
+Scheduling works a deal at a time. A deal's table gives every entrant a
+fair share of the games: the entrant with the fewest games plays, against
+those it has met least, then those with the fewest games, then those
+whose ratings are least certain with it (the widest 95% intervals summed,
+for 2 players weighted by how open the game is by those ratings; ties go
+to a draw seeded by the ladder's seed). The deal is played once from
+every rotation of its seats
 (:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
 transaction before the first is played, and each game's record and result
