@@ -325,6 +325,9 @@ def crashes(view, actions, rng):
         raise RuntimeError("out of ideas")
     return actions[0]
 
+def answers_nonsense(view, actions, rng):
+    return "take 3 red"
+
 def slow(view, actions, rng):
     time.sleep(0.05)
     return actions[0]
@@ -354,6 +357,21 @@ def test_a_failing_entrant_forfeits_and_the_ladder_goes_on(
     assert standings["greedy"].forfeits == 0
     assert standings["greedy"].wins == 2
     assert standings["greedy"].rating > standings["crashes"].rating
+
+
+def test_a_forfeit_names_the_entrant_by_its_ladder_name_and_seats_from_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "failing_bots.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    specs: list[str | tuple[str, str]] = ["greedy", ("mine", "failing_bots:answers_nonsense")]
+    with make(tmp_path / "l.sqlite", specs) as ladder:
+        games = ladder.play(2)
+        page = ladder.render_html()
+    for game in games:
+        assert game.forfeit is not None
+        assert game.forfeit.detail == "mine returned 'take 3 red', not an action"
+        assert f"mine (seat {game.forfeit.seat}): illegal-move" in page
 
 
 def test_a_slow_entrant_forfeits_on_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
