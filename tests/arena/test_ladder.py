@@ -233,6 +233,24 @@ def test_every_entrant_and_every_pairing_gets_a_fair_share_of_the_games(players:
     assert max(pairs.values()) <= math.ceil(fair) + players, pairs  # one deal over at most
 
 
+def test_a_ladder_of_five_unequal_entrants_shares_40_games_fairly(tmp_path: Path) -> None:
+    specs: list[str | tuple[str, str]] = [
+        "greedy",
+        "random",
+        ("weak", "level:1"),
+        ("greedy-2", "greedy"),
+        ("random-2", "random"),
+    ]
+    with make(tmp_path / "l.sqlite", specs, seed=5) as ladder:
+        games = ladder.play(40)
+    names = ["greedy", "random", "weak", "greedy-2", "random-2"]
+    assert all(sum(name in game.seats for game in games) == 16 for name in names)
+    assert all(
+        sum(set(pair) == set(game.seats) for game in games) == 4
+        for pair in itertools.combinations(names, 2)
+    )
+
+
 def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:
     with make(tmp_path / "l.sqlite", ["greedy", "random", "ismcts:iterations=3,seed=1"]) as ladder:
         games = ladder.play(6)

@@ -112,15 +112,15 @@ def choose_table(
     draw = random.Random(seed)
     order = {name: k for k, name in enumerate(entrants)}
 
-    def keen(name: str) -> tuple[int, float]:
+    def priority(name: str) -> tuple[int, float]:
         return played[name], -round(by_name[name].width, 6)
 
-    fewest = min(keen(name) for name in entrants)
-    tied_first = [name for name in entrants if keen(name) == fewest]
+    fewest = min(priority(name) for name in entrants)
+    tied_first = [name for name in entrants if priority(name) == fewest]
     first = tied_first[draw.randrange(len(tied_first))]
     others = sorted(
         (name for name in entrants if name != first),
-        key=lambda name: (*keen(name), order[name]),
+        key=lambda name: (*priority(name), order[name]),
     )[: POOL - 1]
     tables = [
         sorted((first, *rest), key=order.__getitem__)

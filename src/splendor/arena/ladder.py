@@ -17,7 +17,7 @@ fair share of the games: the entrant with the fewest games plays, against
 those it has met least, then those with the fewest games, then those
 whose ratings are least certain with it (the widest 95% intervals summed,
 for 2 players weighted by how open the game is by those ratings; ties go
-to a draw seeded by the ladder's seed). The deal is played once from
+to a draw seeded by the deal's seed). The deal is played once from
 every rotation of its seats
 (:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
