@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import os
 import shlex
 import signal
@@ -25,6 +27,7 @@ from splendor.arena.ladder import (
     LadderError,
     LadderGame,
     Standing,
+    resolve_spec,
 )
 from splendor.arena.ratings import GameResult, rate, rate_skill
 from splendor.arena.referee import referee_game
@@ -182,12 +185,19 @@ def test_a_two_player_game_whose_result_is_all_but_known_tells_little() -> None:
     assert uncertainty([*lopsided, _standing("c", 1000.0, 100.0)], 3) == pytest.approx(500.0)
 
 
-def test_the_widest_table_is_chosen_then_the_least_met_then_by_the_seed() -> None:
+def test_the_entrant_with_fewest_games_plays_the_least_met_then_the_least_played() -> None:
     names = ["a", "b", "c", "d"]
     ranked = [_standing("a", 1500.0, 300.0)] + [_standing(n, 1500.0, 100.0) for n in "bcd"]
-    # "a" is the least certain: it plays, against the one it has met least.
+    # "d" has played least: it plays, against "c", which has played less than "a" or "b".
     met = [("a", "b"), ("b", "a"), ("c", "a")]
-    assert choose_table(names, ranked, met, 2, seed=0) == ["a", "d"]
+    assert choose_table(names, ranked, met, 2, seed=0) == ["c", "d"]
+    # Equal games: the widest interval plays, against the one it has met least.
+    met = [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")]
+    assert choose_table(names, ranked, met, 2, seed=0) in (["a", "c"], ["a", "d"])
+    # Equally met and equally played: the least certain table.
+    widths = {"a": 300.0, "b": 100.0, "c": 50.0, "d": 200.0}
+    ranked = [_standing(n, 1500.0, width) for n, width in widths.items()]
+    assert choose_table(names, ranked, [], 2, seed=0) == ["a", "d"]
     # Equally uncertain and equally met: the seed draws, and the same seed draws the same.
     even = [_standing(n, 1500.0, 100.0) for n in names]
     draws = {tuple(choose_table(names, even, [], 2, seed)) for seed in range(20)}
@@ -197,6 +207,48 @@ def test_the_widest_table_is_chosen_then_the_least_met_then_by_the_seed() -> Non
     )
     # A table lists its entrants in the order they were added.
     assert all(list(table) == sorted(table, key=names.index) for table in draws)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_entrant_and_every_pairing_gets_a_fair_share_of_the_games(players: int) -> None:
+    # Two entrants far apart with wide intervals drew most games when the widest table played.
+    names = ["a", "b", "c", "d", "e"]
+    ranked = [
+        _standing("a", 1900.0, 400.0),
+        _standing("b", 1100.0, 400.0),
+        *(_standing(n, 1500.0, 80.0) for n in "cde"),
+    ]
+    met: list[tuple[str, ...]] = []
+    for deal in range(40 // players):
+        table = choose_table(names, ranked, met, players, seed=deal)
+        met += [tuple(table)] * players  # a deal is played from every rotation
+    games = {name: sum(name in seats for seats in met) for name in names}
+    mean = len(met) * players / len(names)
+    assert all(abs(count - mean) <= players for count in games.values()), games
+    pairs = {
+        pair: sum(set(pair) <= set(seats) for seats in met)
+        for pair in itertools.combinations(names, 2)
+    }
+    fair = len(met) * players * (players - 1) / 2 / len(pairs)
+    assert max(pairs.values()) <= math.ceil(fair) + players, pairs  # one deal over at most
+
+
+def test_a_ladder_of_five_unequal_entrants_shares_40_games_fairly(tmp_path: Path) -> None:
+    specs: list[str | tuple[str, str]] = [
+        "greedy",
+        "random",
+        ("weak", "level:1"),
+        ("greedy-2", "greedy"),
+        ("random-2", "random"),
+    ]
+    with make(tmp_path / "l.sqlite", specs, seed=5) as ladder:
+        games = ladder.play(40)
+    names = ["greedy", "random", "weak", "greedy-2", "random-2"]
+    assert all(sum(name in game.seats for game in games) == 16 for name in names)
+    assert all(
+        sum(set(pair) == set(game.seats) for game in games) == 4
+        for pair in itertools.combinations(names, 2)
+    )
 
 
 def test_ratings_are_recomputed_from_the_stored_results(tmp_path: Path) -> None:
@@ -291,6 +343,9 @@ def crashes(view, actions, rng):
         raise RuntimeError("out of ideas")
     return actions[0]
 
+def answers_nonsense(view, actions, rng):
+    return "take 3 red"
+
 def slow(view, actions, rng):
     time.sleep(0.05)
     return actions[0]
@@ -320,6 +375,21 @@ def test_a_failing_entrant_forfeits_and_the_ladder_goes_on(
     assert standings["greedy"].forfeits == 0
     assert standings["greedy"].wins == 2
     assert standings["greedy"].rating > standings["crashes"].rating
+
+
+def test_a_forfeit_names_the_entrant_by_its_ladder_name_and_seats_from_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "failing_bots.py").write_text(CRASHING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    specs: list[str | tuple[str, str]] = ["greedy", ("mine", "failing_bots:answers_nonsense")]
+    with make(tmp_path / "l.sqlite", specs) as ladder:
+        games = ladder.play(2)
+        page = ladder.render_html()
+    for game in games:
+        assert game.forfeit is not None
+        assert game.forfeit.detail == "mine returned 'take 3 red', not an action"
+        assert f"mine (seat {game.forfeit.seat}): illegal-move" in page
 
 
 def test_a_slow_entrant_forfeits_on_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -505,3 +575,42 @@ def test_a_damaged_file_is_a_ladder_error(tmp_path: Path) -> None:
             ladder.play(1)
         with pytest.raises(LadderError, match="no such table: games"):
             ladder.standings()
+
+
+def write_engine(folder: Path) -> Path:
+    """An executable ``mybot`` in ``folder`` that runs the greedy bot engine."""
+    folder.mkdir()
+    script = folder / "mybot"
+    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m splendor engine greedy\n")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(os.name != "posix", reason="runs a shell script")
+def test_an_engine_added_by_a_relative_path_plays_from_another_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = write_engine(tmp_path / "bots")
+    monkeypatch.chdir(tmp_path / "bots")
+    with make(tmp_path / "l.sqlite", ["random", ("mine", "engine:./mybot --fast")]) as ladder:
+        assert ladder.entrants()[1].spec == f"engine:{shlex.join([str(script), '--fast'])}"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with Ladder(tmp_path / "l.sqlite") as ladder:
+        games = ladder.play(2, time_per_move=5.0)
+    assert [game.forfeit for game in games] == [None, None]
+
+
+def test_an_engine_command_on_the_path_and_other_specs_stay_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "greedy.js").write_text("")
+    (tmp_path / "node").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert resolve_spec("engine:node greedy.js --x") == (
+        f"engine:node {shlex.quote(str(tmp_path / 'greedy.js'))} --x"
+    )
+    for spec in ("engine:node missing.js", "engine:/bin/true", "greedy", "level:5", "node"):
+        assert resolve_spec(spec) == spec
+    with pytest.raises(InvalidArgumentError, match="not well quoted"):
+        resolve_spec("engine:node 'open")

@@ -185,6 +185,13 @@ def test_a_bot_that_returns_no_action_forfeits_for_an_illegal_move() -> None:
     assert forfeit.detail == "FailsAt returned 'take 3 red', not an action"
 
 
+def test_a_forfeit_names_the_seat_as_the_record_does() -> None:
+    record = referee_game([FailsAt(2, "take 3 red"), GreedyBot()], seed=4, names=["mine", "g"])
+    forfeit = _check_forfeit(record, 0, "illegal-move", moves=2)
+    assert forfeit.detail == "mine returned 'take 3 red', not an action"
+    assert record.names == ("mine", "g")
+
+
 def test_a_bot_that_plays_an_illegal_action_forfeits() -> None:
     greedy_first = play_game([GreedyBot(), GreedyBot(), GreedyBot()], seed=4, max_turns=1)
     illegal = Take(Tokens(red=3))  # three of one colour is never legal

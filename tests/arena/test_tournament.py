@@ -387,3 +387,22 @@ def test_self_play_refuses_bad_arguments(tmp_path: Path) -> None:
     with pytest.raises(InvalidArgumentError, match="unknown bot"):
         generate_records(path, ["greedy", "chess"], games=1)
     assert not path.exists()
+
+
+def test_a_forfeit_names_the_entrant_by_its_spec_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "nonsense_bots.py").write_text(
+        "def answers(view, actions, rng):\n    return 'take 3 red'\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = round_robin(["greedy", "nonsense_bots:answers"], games=2, seed=1)
+    assert len(result.forfeits) == 2
+    for game in result.forfeits:
+        assert game.forfeit is not None
+        assert game.forfeit.detail == "nonsense_bots:answers returned 'take 3 red', not an action"
+    first = result.forfeits[0]
+    assert first.forfeit is not None
+    assert f"  game 0 seat {first.forfeit.seat} nonsense_bots:answers: illegal-move (" in (
+        result.format()
+    )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
 
 from splendor.arena.ladder import Ladder
 from splendor.cli import main
+from tests.arena.test_ladder import write_engine
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -113,3 +115,20 @@ def test_a_three_player_ladder_shows_openskill_ratings_to_a_tenth(tmp_path: Path
     for s in standings:
         assert f"{s.low:.1f}..{s.high:.1f}" in text
         assert f"<td>{s.rating:.1f}</td>" in page
+
+
+@pytest.mark.skipif(os.name != "posix", reason="runs a shell script")
+def test_an_engine_added_as_a_relative_path_plays_from_another_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "l.sqlite")
+    write_engine(tmp_path / "bots")
+    monkeypatch.chdir(tmp_path / "bots")
+    assert run("ladder", "add", "mine", "engine:./mybot", "--db", db)[0] == 0
+    assert run("ladder", "add", "r", "random", "--db", db)[0] == 0
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, text = run("ladder", "play", "-n", "2", "-q", "--db", db)
+    assert code == 0, text
+    with Ladder(db) as ladder:
+        assert [game.forfeit for game in ladder.games()] == [None, None]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -149,3 +150,18 @@ def test_a_tournament_seats_engine_processes_with_a_time_control() -> None:
     assert "Forfeits (2)" in text
     assert text.count("illegal-move") == 2
     assert "played an illegal move: index" in text
+
+
+def test_the_tournament_example_of_the_docs_prints_what_it_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    section = page.split("## Rate bots: `splendor tournament`")[1]
+    block = section.split("```console\n")[1].split("```")[0]
+    command, *shown = block.splitlines()
+    program, *argv = shlex.split(command.removeprefix("$ "))
+    assert program == "splendor"
+    monkeypatch.chdir(tmp_path)
+    code, text = run(*argv, "--no-color", "-q")
+    assert code == 0
+    assert text.splitlines() == shown

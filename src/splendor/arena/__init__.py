@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from splendor.arena.ladder import LadderError as LadderError
     from splendor.arena.ladder import LadderGame as LadderGame
     from splendor.arena.ladder import Standing as Standing
+    from splendor.arena.ladder import resolve_spec as resolve_spec
     from splendor.arena.parallel import LOCAL as LOCAL
     from splendor.arena.parallel import RayError as RayError
     from splendor.arena.parallel import run_tasks as run_tasks
@@ -97,6 +98,7 @@ __all__ = [
     "rate_skill",
     "read_records",
     "referee_game",
+    "resolve_spec",
     "round_robin",
     "run_tasks",
 ]
@@ -126,6 +128,7 @@ __getattr__, __dir__ = lazy_names(
             "LadderError",
             "LadderGame",
             "Standing",
+            "resolve_spec",
         ),
         "splendor.arena.parallel": ("LOCAL", "RayError", "run_tasks"),
         "splendor.arena.ratings": ("GameResult", "Rating", "SkillRating", "rate", "rate_skill"),

@@ -113,4 +113,4 @@ def _forfeit_text(game: LadderGame) -> str:
     forfeit = game.forfeit
     if forfeit is None:
         return ""
-    return f"{game.seats[forfeit.seat]} (seat {forfeit.seat + 1}): {forfeit.reason}"
+    return f"{game.seats[forfeit.seat]} (seat {forfeit.seat}): {forfeit.reason}"

@@ -1,11 +1,12 @@
 """The ladder's schedule: which table plays the next deal.
 
-A deal is the table whose entrants' ratings are least certain together
-(the widest 95% intervals summed, for 2 players weighted by how open the
-game is by those ratings; ties go to the table that has met least, then to
-a draw seeded by the deal's seed), played once from every rotation of its
-seats. For 3 or 4 players the tables are made from the :data:`POOL` least
-certain entrants.
+A deal is played once from every rotation of its table's seats. Its
+table (:func:`choose_table`) gives every entrant a fair share of the
+games: the entrant with the fewest games plays, against those it has met
+least, then those with the fewest games, then those whose ratings are
+least certain with it (:func:`uncertainty`); a draw seeded by the deal's
+seed breaks the ties left. For 3 or 4 players the opponents are taken from
+the :data:`POOL` entrants with the fewest games.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from splendor.arena.runs import game_seed
 __all__ = ["POOL", "choose_table", "next_game", "uncertainty"]
 
 #: For 3 or 4 players, the tables of a deal are made from this many entrants,
-#: the least certain: the tables of all of them would be too many to weigh.
+#: those with the fewest games: the tables of all of them would be too many to weigh.
 POOL: Final = 16
 
 
@@ -83,37 +84,59 @@ def choose_table(
 ) -> list[str]:
     """The table of the next deal, its entrants in the order of ``entrants``.
 
+    The entrant with the fewest games sits first (ties: the widest
+    interval). Its opponents are those it has met least (the games each
+    pair of the table has shared, summed), then those with the fewest
+    games, then the table whose ratings are least certain
+    (:func:`uncertainty`); a draw seeded by ``seed`` breaks the ties left.
+    So every entrant plays its share of the games and every pairing its
+    share of each entrant's. For 3 or 4 players the opponents are taken
+    from the :data:`POOL` entrants with the fewest games.
+
     Args:
         entrants: the entrants' names, in the order they were added.
         ranked: every entrant's standing.
         tables_met: the entrants of every game scheduled or played so far.
         players: the players of a game.
-        seed: the deal's seed, which draws among tables tied to the end.
+        seed: the deal's seed, which draws among entrants and tables tied to the end.
     """
     by_name = {standing.name: standing for standing in ranked}
-    met: dict[frozenset[str], int] = {}
+    played = dict.fromkeys(entrants, 0)
+    pairs: dict[frozenset[str], int] = {}
     for seats in tables_met:
-        key = frozenset(seats)
-        met[key] = met.get(key, 0) + 1
-    pool = list(entrants)
-    if players > 2 and len(pool) > POOL:
-        order = {name: k for k, name in enumerate(entrants)}
-        pool = sorted(
-            entrants,
-            key=lambda name: (-by_name[name].width, by_name[name].games, order[name]),
-        )[:POOL]
-        pool.sort(key=order.__getitem__)
-    tables = list(itertools.combinations(pool, players))
+        for name in seats:
+            played[name] = played.get(name, 0) + 1
+        for pair in itertools.combinations(sorted(set(seats)), 2):
+            key = frozenset(pair)
+            pairs[key] = pairs.get(key, 0) + 1
+    draw = random.Random(seed)
+    order = {name: k for k, name in enumerate(entrants)}
+
+    def priority(name: str) -> tuple[int, float]:
+        return played[name], -round(by_name[name].width, 6)
+
+    fewest = min(priority(name) for name in entrants)
+    tied_first = [name for name in entrants if priority(name) == fewest]
+    first = tied_first[draw.randrange(len(tied_first))]
+    others = sorted(
+        (name for name in entrants if name != first),
+        key=lambda name: (*priority(name), order[name]),
+    )[: POOL - 1]
+    tables = [
+        sorted((first, *rest), key=order.__getitem__)
+        for rest in itertools.combinations(others, players - 1)
+    ]
     ranks = [
         (
+            sum(pairs.get(frozenset(pair), 0) for pair in itertools.combinations(table, 2)),
+            sum(played[name] for name in table),
             -round(uncertainty([by_name[name] for name in table], players), 6),
-            met.get(frozenset(table), 0),
         )
         for table in tables
     ]
     best = min(ranks)
     tied = [table for table, rank in zip(tables, ranks, strict=True) if rank == best]
-    return list(tied[random.Random(seed).randrange(len(tied))])
+    return tied[draw.randrange(len(tied))]
 
 
 def uncertainty(table: Sequence[Standing], players: int) -> float:

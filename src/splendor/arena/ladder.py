@@ -12,12 +12,13 @@ whenever they are asked for: for 2 players Bradley-Terry on the Elo scale
 Plackett-Luce model (:func:`splendor.arena.ratings.rate_skill`, the
 ``[arena]`` extra), each with a 95% interval.
 
-Scheduling works a deal at a time. A deal is the table whose entrants'
-ratings are least certain together (the widest 95% intervals summed, for 2
-players weighted by how open the game is by those ratings; ties go to the
-table that has met least, then to a draw seeded by the ladder's seed),
-played once from every rotation of its seats (for 3 or 4 players, the
-tables are made from the 16 least certain entrants)
+Scheduling works a deal at a time. A deal's table gives every entrant a
+fair share of the games: the entrant with the fewest games plays, against
+those it has met least, then those with the fewest games, then those
+whose ratings are least certain with it (the widest 95% intervals summed,
+for 2 players weighted by how open the game is by those ratings; ties go
+to a draw seeded by the deal's seed). The deal is played once from
+every rotation of its seats
 (:func:`splendor.arena.referee.fair_schedule`). Its games are written
 to the file as *scheduled* (entrants by seat and seed, no result) in one
 transaction before the first is played, and each game's record and result
@@ -38,6 +39,8 @@ seeds, and the ladder goes on exactly as if it had never stopped.
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -51,7 +54,7 @@ from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, check_
 from splendor.arena._ladder_standings import Standing, standings
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
-from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot
+from splendor.players.bots import DEFAULT_MAX_TURNS, ENGINE_PREFIX, load_bot
 from splendor.players.seats import close_bot
 
 __all__ = [
@@ -64,6 +67,7 @@ __all__ = [
     "LadderError",
     "LadderGame",
     "Standing",
+    "resolve_spec",
 ]
 
 #: What the ``format`` entry of a ladder file says.
@@ -131,6 +135,9 @@ class Ladder:
     def add(self, name: str, spec: str) -> Entrant:
         """Add an entrant: ``spec`` is loaded once (an engine is started and closed) to check it.
 
+        An engine's relative paths are made absolute first (see
+        :func:`resolve_spec`), so the ladder plays from any folder.
+
         Raises:
             LadderError: for a malformed name, one the ladder already has,
                 or a ladder of :data:`MAX_ENTRANTS` entrants already.
@@ -141,6 +148,7 @@ class Ladder:
         if not isinstance(spec, str):
             raise InvalidArgumentError(f"a bot spec is a str, got {type(spec).__name__}")
         self._file.check_room(name)
+        spec = resolve_spec(spec)
         error = close_bot(load_bot(spec))
         if error is not None:
             raise error
@@ -240,3 +248,45 @@ class Ladder:
             players=self.players,
             seed=self.seed,
         )
+
+
+def resolve_spec(spec: str) -> str:
+    """``spec`` with an engine's relative paths made absolute from the current folder.
+
+    For ``engine:COMMAND``, the command's program, when written as a path
+    (``./mybot``, ``bots/mybot``) to an existing file, and each argument
+    that is a relative path to an existing file (``node greedy.js``)
+    become absolute, and the command is written again as a shell would
+    quote it. A bare program name (``node``, found on ``PATH``), options
+    and other words stay as they are; any other spec is returned unchanged.
+
+    >>> resolve_spec("greedy")
+    'greedy'
+    >>> resolve_spec("engine:splendor engine greedy")
+    'engine:splendor engine greedy'
+
+    Raises:
+        InvalidArgumentError: for an engine command that is not well quoted.
+    """
+    if not spec.startswith(ENGINE_PREFIX):
+        return spec
+    try:
+        words = shlex.split(spec[len(ENGINE_PREFIX) :])
+    except ValueError as error:
+        raise InvalidArgumentError(f"the command of {spec!r} is not well quoted: {error}") from None
+    resolved = [
+        str(Path(word).resolve())
+        if _relative_file(word) and (k > 0 or os.sep in word or "/" in word)
+        else word
+        for k, word in enumerate(words)
+    ]
+    if resolved == words:
+        return spec
+    return ENGINE_PREFIX + shlex.join(resolved)
+
+
+def _relative_file(word: str) -> bool:
+    """Whether ``word`` is a relative path to an existing file."""
+    if not word or word.startswith("-") or os.path.isabs(word):
+        return False
+    return os.path.isfile(word)

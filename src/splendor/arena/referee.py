@@ -62,7 +62,6 @@ from splendor.formats.record import GameRecord
 from splendor.players.bots import (
     DEFAULT_MAX_TURNS,
     Bot,
-    bot_name,
     bot_rngs,
     check_table,
     table_names,
@@ -251,7 +250,8 @@ def referee_game(
     Args:
         bots: one bot per seat, 2 to 4 of them; seat 0 moves first.
         seed: the seed of the deal and of the bots' generators.
-        names: a name per seat for the record; the bots' names by default.
+        names: a name per seat, for the record and for a forfeit's message;
+            the bots' own names by default.
         time_control: the time control; ``None`` for no bound.
         rules: the rules to play under; the published rules by default.
         max_turns: the turns after which an unfinished game stops with no
@@ -288,7 +288,8 @@ def referee_game(
             f"time_control must be a TimeControl or None, got {time_control!r}"
         )
     control = time_control or TimeControl()
-    record = GameRecord.start(len(table), seed=seed, rules=rules, names=table_names(table, names))
+    seat_names = table_names(table, names)
+    record = GameRecord.start(len(table), seed=seed, rules=rules, names=seat_names)
     rngs = bot_rngs(seed, len(table))
     clocks: list[float | None] = [control.game] * len(table)
     for _ in range(max_turns):
@@ -306,7 +307,7 @@ def referee_game(
                 state,
                 actions,
                 rngs[seat],
-                name=bot_name(bot),
+                name=seat_names[seat],
                 limit=None if engine is None else _limit(engine, control, clocks, budget),
                 clock=_now,
             )

@@ -244,9 +244,9 @@ def plot_ratings(ratings: Sequence[RatedEntrant], *, players: int, games: int) -
     )
 
 
-# One game of a tournament: (index, seed, specs by seat, entrants by seat, max_turns,
-# time control).
-_Task = tuple[int, int, tuple[str, ...], tuple[int, ...], int, TimeControl | None]
+# One game of a tournament: (index, seed, specs by seat, names by seat, entrants by
+# seat, max_turns, time control).
+_Task = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[int, ...], int, TimeControl | None]
 
 
 def play_result(
@@ -258,6 +258,7 @@ def play_result(
     max_turns: int,
     refereed: bool = False,
     time_control: TimeControl | None = None,
+    names: Sequence[str] | None = None,
 ) -> GameResult:
     """Play one seeded game between ``bots`` (one per seat) and give its result.
 
@@ -280,6 +281,8 @@ def play_result(
         refereed: whether the game is refereed.
         time_control: the time control of the game, if any (a game with
             one is refereed).
+        names: a name per seat, by which a refereed game's forfeit names
+            the seat; the bots' own names by default.
 
     >>> from splendor import GreedyBot, RandomBot
     >>> result = play_result(
@@ -289,7 +292,9 @@ def play_result(
     ((0,), 5)
     """
     if (refereed or time_control is not None) and not kernel_plays(bots):
-        record = referee_game(bots, seed=seed, time_control=time_control, max_turns=max_turns)
+        record = referee_game(
+            bots, seed=seed, names=names, time_control=time_control, max_turns=max_turns
+        )
         return GameResult.of_record(index, entrants, record)
     final = play_final_state(bots, seed=seed, max_turns=max_turns)
     return GameResult.of(index, seed, entrants, final)
@@ -297,7 +302,7 @@ def play_result(
 
 def _play(bots: Sequence[Bot], task: _Task) -> GameResult:
     """Play the game of ``task`` with ``bots``, refereed."""
-    index, seed, _, entrants, max_turns, time_control = task
+    index, seed, _, names, entrants, max_turns, time_control = task
     return play_result(
         bots,
         index=index,
@@ -306,6 +311,7 @@ def _play(bots: Sequence[Bot], task: _Task) -> GameResult:
         max_turns=max_turns,
         refereed=True,
         time_control=time_control,
+        names=names,
     )
 
 
@@ -335,7 +341,7 @@ def _play_here(
     engines: dict[int, Bot] = {}
     try:
         for done, task in enumerate(tasks, 1):
-            index, _, specs, entrants, _, _ = task
+            index, _, specs, _, entrants, _, _ = task
             bots: list[Bot] = []
             made: list[Bot] = []
             for spec, entrant in zip(specs, entrants, strict=True):
@@ -460,6 +466,7 @@ def round_robin(
                     len(tasks),
                     table.seed,
                     tuple(specs[e] for e in seated),
+                    table.seats,
                     seated,
                     max_turns,
                     time_control,

@@ -41,8 +41,8 @@ def add_parser(commands: Subcommands) -> None:
         "ladder",
         help="a persistent rated ladder of bots and engines",
         description=(
-            "Keep a ladder of bots in an SQLite file: add entrants, play games where the "
-            "ratings are least certain, show and export the table. An interrupted "
+            "Keep a ladder of bots in an SQLite file: add entrants, play games (a fair "
+            "share for each), show and export the table. An interrupted "
             "'ladder play' loses nothing and goes on where it stopped."
         ),
     )
@@ -73,10 +73,11 @@ def add_parser(commands: Subcommands) -> None:
 
     play = steps.add_parser(
         "play",
-        help="play games where the ratings are least certain",
+        help="play games, a fair share for every entrant",
         description=(
             "Play N games: first any left scheduled by an interrupted run, then new deals "
-            "for the table whose ratings are least certain, each deal from every seat."
+            "giving every entrant a fair share of the games (the one with the fewest plays, "
+            "against those it has met least), each deal from every seat."
         ),
     )
     play.add_argument("-n", "--games", type=int, required=True, help="games to play")
