@@ -21,6 +21,7 @@ import attrs
 
 from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, game_of_row, int_of
 from splendor.arena.runs import check_players
+from splendor.core.messages import short_repr
 from splendor.core.rules import MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import MAX_SEED, GameRecord
@@ -99,10 +100,12 @@ class LadderFile:
             check_players(players)
         if seed is not None and (type(seed) is not int or abs(seed) > _MAX_LADDER_SEED):
             raise InvalidArgumentError(
-                f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"
+                f"seed must be an int within +-{_MAX_LADDER_SEED}, got {short_repr(seed)}"
             )
         if not isinstance(path, str | os.PathLike):
-            raise InvalidArgumentError(f"a ladder's path is a str or a path, got {path!r}")
+            raise InvalidArgumentError(
+                f"a ladder's path is a str or a path, got {short_repr(path)}"
+            )
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise LadderError(f"there is no ladder at {self.path}")

@@ -55,6 +55,7 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
 from splendor.draw.charts import Mark, MarkStyle, Series, line_chart
@@ -87,7 +88,8 @@ _SUM_TOLERANCE: Final = 0.01
 def _check_threshold(instance: Thresholds, attribute: attrs.Attribute[float], value: float) -> None:
     if type(value) not in (int, float) or not 0.0 < value <= 1.0:
         raise InvalidArgumentError(
-            f"Thresholds.{attribute.name} must be a number above 0 and at most 1, got {value!r}"
+            f"Thresholds.{attribute.name} must be a number above 0 and at most 1, "
+            f"got {short_repr(value)}"
         )
 
 
@@ -205,7 +207,7 @@ class BotAnalyser:
         if not isinstance(bot, SupportsAnalyse):
             raise InvalidArgumentError(f"{bot!r} cannot analyse: it has no analyse method")
         if type(seed) is not int:
-            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+            raise InvalidArgumentError(f"seed must be an int, got {short_repr(seed)}")
         self.bot = bot
         self.seed = seed
 
@@ -250,9 +252,13 @@ class EngineAnalyser:
 
     def __init__(self, engine: Engine, limit: Limit | None = None) -> None:
         if not isinstance(engine, Engine):
-            raise InvalidArgumentError(f"engine must be a splendor.remote.Engine, got {engine!r}")
+            raise InvalidArgumentError(
+                f"engine must be a splendor.remote.Engine, got {short_repr(engine)}"
+            )
         if limit is not None and not isinstance(limit, Limit):
-            raise InvalidArgumentError(f"limit must be a splendor.remote.Limit, got {limit!r}")
+            raise InvalidArgumentError(
+                f"limit must be a splendor.remote.Limit, got {short_repr(limit)}"
+            )
         self.engine = engine
         self.limit = limit
 
@@ -549,11 +555,11 @@ def analyse_game(
         EngineError: when an engine analyser fails.
     """
     if not isinstance(record, GameRecord):
-        raise InvalidArgumentError(f"analyse_game needs a GameRecord, got {record!r}")
+        raise InvalidArgumentError(f"analyse_game needs a GameRecord, got {short_repr(record)}")
     if thresholds is None:
         thresholds = Thresholds()
     elif not isinstance(thresholds, Thresholds):
-        raise InvalidArgumentError(f"thresholds must be Thresholds, got {thresholds!r}")
+        raise InvalidArgumentError(f"thresholds must be Thresholds, got {short_repr(thresholds)}")
     evaluate = analyser_for(analyser, seed=seed, limit=limit)
     states = record.replay()
     players = record.players

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Final, TypeVar
 
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
 from splendor.extras import require
 
@@ -82,11 +83,13 @@ def run_tasks(
     it, which is also an instance of the original error's class).
     """
     if type(workers) is not int or workers < 1:
-        raise InvalidArgumentError(f"workers must be a positive int, got {workers!r}")
+        raise InvalidArgumentError(f"workers must be a positive int, got {short_repr(workers)}")
     if ray is not None and (not isinstance(ray, str) or not ray):
-        raise InvalidArgumentError(f"ray must be None, 'local' or an address, got {ray!r}")
+        raise InvalidArgumentError(
+            f"ray must be None, 'local' or an address, got {short_repr(ray)}"
+        )
     if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress must be callable, got {progress!r}")
+        raise InvalidArgumentError(f"progress must be callable, got {short_repr(progress)}")
     listed = list(tasks)
     if ray is not None:
         module = _import_ray()

@@ -15,6 +15,7 @@ from splendor.cli.output import Output
 from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
 from splendor.cli.text import finish_lines, show_legend, show_table
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.views import view
 from splendor.core.wording import plural
 from splendor.errors import SplendorError
@@ -133,7 +134,7 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 if bot is None:
                     raise
                 raise BotError(
-                    f"the bot at seat {seat} ({bot_name(bot)}) played {action!r}: {error}"
+                    f"the bot at seat {seat} ({bot_name(bot)}) played {short_repr(action)}: {error}"
                 ) from error
             if bot is None:
                 out.line(("You play ", "bold"), (text, "bold"), f": {action}")

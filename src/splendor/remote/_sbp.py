@@ -23,6 +23,7 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import (
@@ -409,11 +410,13 @@ class AsyncEngine:
 
     def _new_game(self, players: int, seat: int, rules: Rules) -> None:
         if type(players) is not int or not 2 <= players <= 4:
-            raise InvalidArgumentError(f"players must be 2, 3 or 4, got {players!r}")
+            raise InvalidArgumentError(f"players must be 2, 3 or 4, got {short_repr(players)}")
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidArgumentError(f"seat must be from 0 to {players - 1}, got {seat!r}")
+            raise InvalidArgumentError(
+                f"seat must be from 0 to {players - 1}, got {short_repr(seat)}"
+            )
         if not isinstance(rules, Rules):
-            raise InvalidArgumentError(f"rules must be Rules, got {rules!r}")
+            raise InvalidArgumentError(f"rules must be Rules, got {short_repr(rules)}")
         self._send(NewGame(players, seat, rules))
         self._game = (players, rules)
         self._last_turn = -1
@@ -447,9 +450,9 @@ class AsyncEngine:
     ) -> tuple[Action, int, tuple[Info, ...], float]:
         limit = self.limit if limit is None else limit
         if not isinstance(limit, Limit):
-            raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
+            raise InvalidArgumentError(f"limit must be a Limit, got {short_repr(limit)}")
         if not isinstance(view, PlayerView):
-            raise InvalidArgumentError(f"an engine plays from a PlayerView, got {view!r}")
+            raise InvalidArgumentError(f"an engine plays from a PlayerView, got {short_repr(view)}")
         full = view.stand_in()
         listed = legal_actions(full) if actions is None else tuple(actions)
         if not listed:

@@ -14,6 +14,7 @@ import attrs
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, NotationError
@@ -167,7 +168,7 @@ def view_to_spn(
     check_mappable(view)
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
-            f"own_blind must be 'id', 'marked' or 'hidden', got {own_blind!r}"
+            f"own_blind must be 'id', 'marked' or 'hidden', got {short_repr(own_blind)}"
         )
     assert view.own is not None
     assert view.seat is not None
@@ -313,7 +314,9 @@ def _read_tokens(text: str, move: str) -> Tokens:
 
 def _read_number(text: str, move: str, what: str) -> int:
     if not text.isdigit() or len(text) > 3:
-        raise NotationError(f"cannot read USI move {move!r}: expected {what}, got {text!r}")
+        raise NotationError(
+            f"cannot read USI move {move!r}: expected {what}, got {short_repr(text)}"
+        )
     return int(text)
 
 

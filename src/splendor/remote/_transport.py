@@ -32,6 +32,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Final, Protocol, TypeVar
 
+from splendor.core.messages import short_repr
 from splendor.errors import EngineCrashedError, InvalidArgumentError
 from splendor.remote.messages import MAX_LINE
 
@@ -72,7 +73,7 @@ def command_argv(command: str | Sequence[str]) -> list[str]:
         argv = list(command)
     else:
         raise InvalidArgumentError(
-            f"an engine's command is a str or a sequence of str, got {command!r}"
+            f"an engine's command is a str or a sequence of str, got {short_repr(command)}"
         )
     if not argv:
         raise InvalidArgumentError("an engine's command is empty")
@@ -86,7 +87,9 @@ def check_seconds(what: str, value: object, *, below: float = float("inf")) -> f
         InvalidArgumentError: for anything else (a bool included).
     """
     if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value < below:
-        raise InvalidArgumentError(f"{what} must be a positive number of seconds, got {value!r}")
+        raise InvalidArgumentError(
+            f"{what} must be a positive number of seconds, got {short_repr(value)}"
+        )
     return float(value)
 
 
