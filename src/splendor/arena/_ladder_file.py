@@ -223,13 +223,15 @@ class LadderFile:
                     (entrant.name, entrant.spec, entrant.added),
                 )
             except sqlite3.IntegrityError:  # added meanwhile by another process
-                raise LadderError(f"the ladder already has an entrant named {name!r}") from None
+                raise LadderError(
+                    f"the ladder already has an entrant named {short_repr(name)}"
+                ) from None
         return entrant
 
     def check_room(self, name: str) -> None:
         """Refuse ``name`` if the ladder has it or is full (:class:`LadderError`)."""
         if self._rows("SELECT 1 FROM entrants WHERE name = ?", (name,)):
-            raise LadderError(f"the ladder already has an entrant named {name!r}")
+            raise LadderError(f"the ladder already has an entrant named {short_repr(name)}")
         ((count,),) = self._rows("SELECT COUNT(*) FROM entrants")
         if int_of(count) >= MAX_ENTRANTS:
             raise LadderError(f"a ladder takes at most {MAX_ENTRANTS} entrants")
@@ -255,7 +257,7 @@ class LadderFile:
         """
         rows = self._rows("SELECT record FROM games WHERE id = ? AND record IS NOT NULL", (game,))
         if not rows:
-            raise LadderError(f"the ladder has no finished game {game!r}")
+            raise LadderError(f"the ladder has no finished game {short_repr(game)}")
         return from_json(str(rows[0][0]), GameRecord)
 
     def next_deal(self) -> int:

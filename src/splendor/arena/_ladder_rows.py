@@ -119,7 +119,7 @@ def game_of_row(row: tuple[object, ...]) -> LadderGame:
             forfeit=None if seat is None else Forfeit(int_of(seat), str(reason), str(detail or "")),
         )
     except (TypeError, ValueError):
-        raise LadderError(f"game {game_id!r} of the ladder is damaged") from None
+        raise LadderError(f"game {short_repr(game_id)} of the ladder is damaged") from None
 
 
 def int_of(value: object) -> int:

@@ -205,7 +205,9 @@ class BotAnalyser:
 
     def __init__(self, bot: SupportsAnalyse, *, seed: int = 0) -> None:
         if not isinstance(bot, SupportsAnalyse):
-            raise InvalidArgumentError(f"{bot!r} cannot analyse: it has no analyse method")
+            raise InvalidArgumentError(
+                f"{short_repr(bot)} cannot analyse: it has no analyse method"
+            )
         if type(seed) is not int:
             raise InvalidArgumentError(f"seed must be an int, got {short_repr(seed)}")
         self.bot = bot
@@ -230,7 +232,9 @@ class BotAnalyser:
                 f"{self.name}.analyse returned {type(found).__name__}, not a SearchResult"
             )
         if found.action not in actions:
-            raise InvalidArgumentError(f"{self.name} chose {found.action!r}, not a legal action")
+            raise InvalidArgumentError(
+                f"{self.name} chose {short_repr(found.action)}, not a legal action"
+            )
         win = _checked_win(found.win, len(view.players), self.name)
         return Evaluation(found.action, win, format_line(found.pv, view), found.nodes)
 
@@ -311,7 +315,7 @@ def analyser_for(
     if isinstance(source, SupportsAnalyse):
         return BotAnalyser(source, seed=seed)
     raise InvalidArgumentError(
-        f"{source!r} cannot analyse: it has neither an evaluate(view, actions) method "
+        f"{short_repr(source)} cannot analyse: it has neither an evaluate(view, actions) method "
         "nor an analyse(view, actions, rng) method"
     )
 
@@ -324,13 +328,14 @@ def _checked_win(win: object, players: int, who: str) -> tuple[float, ...]:
         or not all(type(p) in (int, float) and math.isfinite(p) and 0.0 <= p <= 1.0 for p in win)
     ):
         raise InvalidArgumentError(
-            f"{who} gave chances of winning {win!r}: it must give one probability per seat "
+            f"{who} gave chances of winning {short_repr(win)}: it must give one "
+            "probability per seat "
             f"({players})"
         )
     total = float(sum(win))
     if abs(total - 1.0) > _SUM_TOLERANCE:
         raise InvalidArgumentError(
-            f"{who} gave chances of winning {win!r} that sum to {total:g}, not 1"
+            f"{who} gave chances of winning {short_repr(win)} that sum to {total:g}, not 1"
         )
     return tuple(float(p) / total for p in win)
 
@@ -622,7 +627,8 @@ def _evaluate(
         )
     if found.best not in actions:
         raise InvalidArgumentError(
-            f"{analyser.name} chose {found.best!r} on turn {index + 1}: not a legal action"
+            f"{analyser.name} chose {short_repr(found.best)} on turn {index + 1}: not a "
+            "legal action"
         )
     return attrs.evolve(found, win=_checked_win(found.win, players, analyser.name))
 

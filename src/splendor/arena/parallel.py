@@ -166,7 +166,9 @@ def _connect(module: ModuleType, address: str) -> bool:
             if attempt < attempts:
                 continue
             where = (
-                "a local Ray instance" if address == LOCAL else f"the Ray cluster at {address!r}"
+                "a local Ray instance"
+                if address == LOCAL
+                else f"the Ray cluster at {short_repr(address)}"
             )
             raise RayError(
                 f"cannot start or reach {where}: {type(error).__name__}: {error}"
@@ -190,7 +192,7 @@ def _check_reachable(address: str, timeout: float = 10.0) -> None:
             pass
     except OSError as error:
         raise RayError(
-            f"cannot reach the Ray cluster at {address!r}: {error}; start one there "
+            f"cannot reach the Ray cluster at {short_repr(address)}: {error}; start one there "
             "with ray start --head, or give the address it printed"
         ) from error
 

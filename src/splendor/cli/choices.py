@@ -325,7 +325,7 @@ def _distinct(values: Sequence[_T]) -> list[_T]:
 
 def _firsts(group: Sequence[Action], returned: Sequence[Tokens]) -> list[Take]:
     """The first take of ``group`` giving back each of ``returned``, in that order."""
-    first = {}
+    first: dict[Tokens, Take] = {}
     for action in group:
         if type(action) is Take:
             first.setdefault(action.returned, action)

@@ -369,7 +369,7 @@ class ISMCTSBot:
         wanted = set(actions)
         if not wanted <= set(legal):
             illegal = next(action for action in actions if action not in legal)
-            raise InvalidArgumentError(f"{illegal!r} is not a legal action in this view")
+            raise InvalidArgumentError(f"{short_repr(illegal)} is not a legal action in this view")
         root = self._search(view, rng, None if len(wanted) == len(legal) else wanted)
         best = _most_visited(root)
         assert best.shares is not None  # every child of the root keeps the shares

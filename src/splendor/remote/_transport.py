@@ -68,7 +68,9 @@ def command_argv(command: str | Sequence[str]) -> list[str]:
         try:
             argv = shlex.split(command)
         except ValueError as error:
-            raise InvalidArgumentError(f"cannot read the command {command!r}: {error}") from None
+            raise InvalidArgumentError(
+                f"cannot read the command {short_repr(command)}: {error}"
+            ) from None
     elif isinstance(command, Sequence) and all(isinstance(part, str) for part in command):
         argv = list(command)
     else:
@@ -261,7 +263,7 @@ class ProcessTransport(Transport):
         except OSError as error:
             transport._exit.set_result(-1)
             raise EngineCrashedError(
-                f"cannot start engine {argv[0]!r}: {error.strerror or error}"
+                f"cannot start engine {short_repr(argv[0])}: {error.strerror or error}"
             ) from None
         transport._pipes = pipes
         transport._pid = pipes.get_pid()
@@ -482,7 +484,7 @@ class LoopThread:
         """
         if self.loop.is_closed():
             coroutine.close()
-            raise EngineCrashedError(f"engine {name!r} is closed")
+            raise EngineCrashedError(f"engine {short_repr(name)} is closed")
         future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
         try:
             return future.result()

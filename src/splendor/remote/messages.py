@@ -238,11 +238,11 @@ class Option:
             )
         for bound in (self.min, self.max):
             if bound is not None and (self.kind not in ("int", "float") or not is_number(bound)):
-                raise _refuse(f"option {self.name!r}: only a number option has bounds")
+                raise _refuse(f"option {short_repr(self.name)}: only a number option has bounds")
         if any(type(choice) is not str for choice in self.choices):
-            raise _refuse(f"option {self.name!r}: choices must be str")
+            raise _refuse(f"option {short_repr(self.name)}: choices must be str")
         if self.kind == "choice" and not self.choices:
-            raise _refuse(f"option {self.name!r}: a choice option needs choices")
+            raise _refuse(f"option {short_repr(self.name)}: a choice option needs choices")
         self.check(self.default)
 
     def check(self, value: object) -> OptionValue:
@@ -262,11 +262,15 @@ class Option:
         }[kind]
         if not fits:
             wanted = f"one of {list(self.choices)}" if kind == "choice" else f"a {kind}"
-            raise _refuse(f"option {self.name!r} takes {wanted}, got {short_repr(value)}")
+            raise _refuse(f"option {short_repr(self.name)} takes {wanted}, got {short_repr(value)}")
         if self.min is not None and value < self.min:  # type: ignore[operator]  # a number here
-            raise _refuse(f"option {self.name!r} is at least {self.min}, got {short_repr(value)}")
+            raise _refuse(
+                f"option {short_repr(self.name)} is at least {self.min}, got {short_repr(value)}"
+            )
         if self.max is not None and value > self.max:  # type: ignore[operator]  # a number here
-            raise _refuse(f"option {self.name!r} is at most {self.max}, got {short_repr(value)}")
+            raise _refuse(
+                f"option {short_repr(self.name)} is at most {self.max}, got {short_repr(value)}"
+            )
         return value  # type: ignore[return-value]  # checked above to be an option value
 
 

@@ -310,7 +310,7 @@ class UsiEngine:
         text = ("true" if value else "false") if isinstance(value, bool) else str(value)
         if type(option) is not str or option not in self.options:
             raise InvalidArgumentError(
-                f"the engine has no option {option!r}; it has {sorted(self.options)}"
+                f"the engine has no option {short_repr(option)}; it has {sorted(self.options)}"
             )
         if "\n" in text or "\r" in text:
             raise InvalidArgumentError(f"an option's value is one line, got {short_repr(text)}")
@@ -352,7 +352,8 @@ class UsiEngine:
                 given_back = read_move(answer)
                 if given_back.kind != "return" or given_back.tokens.total != 1:
                     raise NotationError(
-                        f"expected return:<colour> after {text!r}, got {short_repr(answer)}"
+                        f"expected return:<colour> after {short_repr(text)}, got "
+                        f"{short_repr(answer)}"
                     )
                 move = attrs.evolve(move, returned=given_back.tokens)
                 text = f"{text} then {answer}"
