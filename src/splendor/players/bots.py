@@ -334,7 +334,7 @@ def load_bot(spec: str) -> Bot:
     >>> load_bot("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ..., or module:name
+    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ... or module:name
     """
     if not isinstance(spec, str):
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
