@@ -780,7 +780,8 @@ def test_show_says_a_json_document_is_neither_a_record_nor_a_state(
     assert code == 2
     err = one_line_error(capsys)
     assert err.startswith(
-        f'splendor: {path} is not a game record or a game state (a JSON document with "format": 1)'
+        f'splendor: {path} is not a game record (a JSON document with "format": 2, '
+        'or 1 from earlier versions) or a game state or view (with "format": 1)'
     )
     assert detail in err
 

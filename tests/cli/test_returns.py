@@ -190,3 +190,35 @@ def test_the_moves_reach_exactly_the_outcomes_legal_actions_lists() -> None:
                 assert outcomes(state, move.actions) == outcomes(state, every_form(state, first))
         checked += 1
     assert checked > 100
+
+
+_COLOURS = "WBGRKY"
+
+
+@pytest.mark.parametrize(
+    ("tokens", "move"),
+    [("3W 4G 3K", "+WBR"), ("2W 2B 2G 2R 2K", "+WBR"), ("5W 5R", "+BGK"), ("5W 4R", "+BB")],
+)
+def test_the_give_back_choices_come_in_the_order_the_question_states(
+    tokens: str, move: str
+) -> None:
+    # docs/cli.md: fewest of the gems just taken given back first, a new row for
+    # each count; then the key's colour order, as in a dictionary.
+    _, text, _ = answered(holding(tokens), [move, "1"])
+    taken = move.lstrip("+")
+    said = f"Order: fewest of {' '.join(taken)} (just taken) given back first"
+    assert said in text
+    rows = [re.findall(r"\d+\) -([A-Z]+)", line) for line in text.splitlines()]
+    rows = [row for row in rows if row]
+    listed = [letters for row in rows for letters in row]
+
+    def back(letters: str) -> int:
+        return sum(min(taken.count(c), letters.count(c)) for c in set(letters))
+
+    def key(letters: str) -> tuple[int, list[int]]:
+        return back(letters), [_COLOURS.index(c) for c in letters]
+
+    assert listed == sorted(listed, key=key)
+    assert len(listed) == len(set(listed))
+    for row in rows:
+        assert len({back(letters) for letters in row}) == 1  # one count a row

@@ -21,6 +21,7 @@ import attrs
 
 from splendor.arena._ladder_rows import Entrant, LadderError, LadderGame, game_of_row, int_of
 from splendor.arena.runs import check_players
+from splendor.core.messages import short_repr
 from splendor.core.rules import MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import MAX_SEED, GameRecord
@@ -99,10 +100,12 @@ class LadderFile:
             check_players(players)
         if seed is not None and (type(seed) is not int or abs(seed) > _MAX_LADDER_SEED):
             raise InvalidArgumentError(
-                f"seed must be an int within +-{_MAX_LADDER_SEED}, got {seed!r}"
+                f"seed must be an int within +-{_MAX_LADDER_SEED}, got {short_repr(seed)}"
             )
         if not isinstance(path, str | os.PathLike):
-            raise InvalidArgumentError(f"a ladder's path is a str or a path, got {path!r}")
+            raise InvalidArgumentError(
+                f"a ladder's path is a str or a path, got {short_repr(path)}"
+            )
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise LadderError(f"there is no ladder at {self.path}")
@@ -220,13 +223,15 @@ class LadderFile:
                     (entrant.name, entrant.spec, entrant.added),
                 )
             except sqlite3.IntegrityError:  # added meanwhile by another process
-                raise LadderError(f"the ladder already has an entrant named {name!r}") from None
+                raise LadderError(
+                    f"the ladder already has an entrant named {short_repr(name)}"
+                ) from None
         return entrant
 
     def check_room(self, name: str) -> None:
         """Refuse ``name`` if the ladder has it or is full (:class:`LadderError`)."""
         if self._rows("SELECT 1 FROM entrants WHERE name = ?", (name,)):
-            raise LadderError(f"the ladder already has an entrant named {name!r}")
+            raise LadderError(f"the ladder already has an entrant named {short_repr(name)}")
         ((count,),) = self._rows("SELECT COUNT(*) FROM entrants")
         if int_of(count) >= MAX_ENTRANTS:
             raise LadderError(f"a ladder takes at most {MAX_ENTRANTS} entrants")
@@ -252,7 +257,7 @@ class LadderFile:
         """
         rows = self._rows("SELECT record FROM games WHERE id = ? AND record IS NOT NULL", (game,))
         if not rows:
-            raise LadderError(f"the ladder has no finished game {game!r}")
+            raise LadderError(f"the ladder has no finished game {short_repr(game)}")
         return from_json(str(rows[0][0]), GameRecord)
 
     def next_deal(self) -> int:

@@ -14,6 +14,7 @@ from splendor.arena._ladder_file import LadderFile
 from splendor.arena._ladder_rows import LadderGame
 from splendor.arena._ladder_schedule import next_game
 from splendor.arena.referee import TimeControl, referee_game
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError
 from splendor.players.bots import Bot, load_bot
 from splendor.players.seats import close_bot
@@ -31,15 +32,15 @@ def play_games(
 ) -> tuple[LadderGame, ...]:
     """Play ``games`` games of the ladder (see :meth:`~splendor.arena.ladder.Ladder.play`)."""
     if type(games) is not int or games < 0:
-        raise InvalidArgumentError(f"games must be a non-negative int, got {games!r}")
+        raise InvalidArgumentError(f"games must be a non-negative int, got {short_repr(games)}")
     if time_per_move is not None and (
         type(time_per_move) not in (int, float) or not time_per_move > 0
     ):
         raise InvalidArgumentError(
-            f"time_per_move must be a positive number of seconds, got {time_per_move!r}"
+            f"time_per_move must be a positive number of seconds, got {short_repr(time_per_move)}"
         )
     if type(max_turns) is not int or max_turns < 1:
-        raise InvalidArgumentError(f"max_turns must be a positive int, got {max_turns!r}")
+        raise InvalidArgumentError(f"max_turns must be a positive int, got {short_repr(max_turns)}")
     specs = {entrant.name: entrant.spec for entrant in file.entrants()}
     control = None if time_per_move is None else TimeControl(move=float(time_per_move))
     played: list[LadderGame] = []

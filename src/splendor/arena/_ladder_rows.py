@@ -12,6 +12,7 @@ from typing import Final
 
 import attrs
 
+from splendor.core.messages import short_repr
 from splendor.errors import SplendorError
 from splendor.formats.record import Forfeit
 
@@ -93,10 +94,11 @@ def check_name(name: object) -> str:
         raise LadderError(f"an entrant's name is a str, got {type(name).__name__}")
     if not 1 <= len(name) <= MAX_NAME or name != name.strip():
         raise LadderError(
-            f"an entrant's name is 1 to {MAX_NAME} characters without spaces around, got {name!r}"
+            f"an entrant's name is 1 to {MAX_NAME} characters without spaces around, "
+            f"got {short_repr(name)}"
         )
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise LadderError(f"an entrant's name is printable text, got {name!r}")
+        raise LadderError(f"an entrant's name is printable text, got {short_repr(name)}")
     return name
 
 
@@ -117,7 +119,7 @@ def game_of_row(row: tuple[object, ...]) -> LadderGame:
             forfeit=None if seat is None else Forfeit(int_of(seat), str(reason), str(detail or "")),
         )
     except (TypeError, ValueError):
-        raise LadderError(f"game {game_id!r} of the ladder is damaged") from None
+        raise LadderError(f"game {short_repr(game_id)} of the ladder is damaged") from None
 
 
 def int_of(value: object) -> int:

@@ -55,6 +55,7 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView, view
 from splendor.draw.charts import Mark, MarkStyle, Series, line_chart
@@ -87,7 +88,8 @@ _SUM_TOLERANCE: Final = 0.01
 def _check_threshold(instance: Thresholds, attribute: attrs.Attribute[float], value: float) -> None:
     if type(value) not in (int, float) or not 0.0 < value <= 1.0:
         raise InvalidArgumentError(
-            f"Thresholds.{attribute.name} must be a number above 0 and at most 1, got {value!r}"
+            f"Thresholds.{attribute.name} must be a number above 0 and at most 1, "
+            f"got {short_repr(value)}"
         )
 
 
@@ -203,9 +205,11 @@ class BotAnalyser:
 
     def __init__(self, bot: SupportsAnalyse, *, seed: int = 0) -> None:
         if not isinstance(bot, SupportsAnalyse):
-            raise InvalidArgumentError(f"{bot!r} cannot analyse: it has no analyse method")
+            raise InvalidArgumentError(
+                f"{short_repr(bot)} cannot analyse: it has no analyse method"
+            )
         if type(seed) is not int:
-            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+            raise InvalidArgumentError(f"seed must be an int, got {short_repr(seed)}")
         self.bot = bot
         self.seed = seed
 
@@ -228,7 +232,9 @@ class BotAnalyser:
                 f"{self.name}.analyse returned {type(found).__name__}, not a SearchResult"
             )
         if found.action not in actions:
-            raise InvalidArgumentError(f"{self.name} chose {found.action!r}, not a legal action")
+            raise InvalidArgumentError(
+                f"{self.name} chose {short_repr(found.action)}, not a legal action"
+            )
         win = _checked_win(found.win, len(view.players), self.name)
         return Evaluation(found.action, win, format_line(found.pv, view), found.nodes)
 
@@ -250,9 +256,13 @@ class EngineAnalyser:
 
     def __init__(self, engine: Engine, limit: Limit | None = None) -> None:
         if not isinstance(engine, Engine):
-            raise InvalidArgumentError(f"engine must be a splendor.remote.Engine, got {engine!r}")
+            raise InvalidArgumentError(
+                f"engine must be a splendor.remote.Engine, got {short_repr(engine)}"
+            )
         if limit is not None and not isinstance(limit, Limit):
-            raise InvalidArgumentError(f"limit must be a splendor.remote.Limit, got {limit!r}")
+            raise InvalidArgumentError(
+                f"limit must be a splendor.remote.Limit, got {short_repr(limit)}"
+            )
         self.engine = engine
         self.limit = limit
 
@@ -305,7 +315,7 @@ def analyser_for(
     if isinstance(source, SupportsAnalyse):
         return BotAnalyser(source, seed=seed)
     raise InvalidArgumentError(
-        f"{source!r} cannot analyse: it has neither an evaluate(view, actions) method "
+        f"{short_repr(source)} cannot analyse: it has neither an evaluate(view, actions) method "
         "nor an analyse(view, actions, rng) method"
     )
 
@@ -318,13 +328,14 @@ def _checked_win(win: object, players: int, who: str) -> tuple[float, ...]:
         or not all(type(p) in (int, float) and math.isfinite(p) and 0.0 <= p <= 1.0 for p in win)
     ):
         raise InvalidArgumentError(
-            f"{who} gave chances of winning {win!r}: it must give one probability per seat "
+            f"{who} gave chances of winning {short_repr(win)}: it must give one "
+            "probability per seat "
             f"({players})"
         )
     total = float(sum(win))
     if abs(total - 1.0) > _SUM_TOLERANCE:
         raise InvalidArgumentError(
-            f"{who} gave chances of winning {win!r} that sum to {total:g}, not 1"
+            f"{who} gave chances of winning {short_repr(win)} that sum to {total:g}, not 1"
         )
     return tuple(float(p) / total for p in win)
 
@@ -549,11 +560,11 @@ def analyse_game(
         EngineError: when an engine analyser fails.
     """
     if not isinstance(record, GameRecord):
-        raise InvalidArgumentError(f"analyse_game needs a GameRecord, got {record!r}")
+        raise InvalidArgumentError(f"analyse_game needs a GameRecord, got {short_repr(record)}")
     if thresholds is None:
         thresholds = Thresholds()
     elif not isinstance(thresholds, Thresholds):
-        raise InvalidArgumentError(f"thresholds must be Thresholds, got {thresholds!r}")
+        raise InvalidArgumentError(f"thresholds must be Thresholds, got {short_repr(thresholds)}")
     evaluate = analyser_for(analyser, seed=seed, limit=limit)
     states = record.replay()
     players = record.players
@@ -616,7 +627,8 @@ def _evaluate(
         )
     if found.best not in actions:
         raise InvalidArgumentError(
-            f"{analyser.name} chose {found.best!r} on turn {index + 1}: not a legal action"
+            f"{analyser.name} chose {short_repr(found.best)} on turn {index + 1}: not a "
+            "legal action"
         )
     return attrs.evolve(found, win=_checked_win(found.win, players, analyser.name))
 

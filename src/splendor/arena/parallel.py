@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Final, TypeVar
 
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError, MissingExtraError, SplendorError
 from splendor.extras import require
 
@@ -82,11 +83,13 @@ def run_tasks(
     it, which is also an instance of the original error's class).
     """
     if type(workers) is not int or workers < 1:
-        raise InvalidArgumentError(f"workers must be a positive int, got {workers!r}")
+        raise InvalidArgumentError(f"workers must be a positive int, got {short_repr(workers)}")
     if ray is not None and (not isinstance(ray, str) or not ray):
-        raise InvalidArgumentError(f"ray must be None, 'local' or an address, got {ray!r}")
+        raise InvalidArgumentError(
+            f"ray must be None, 'local' or an address, got {short_repr(ray)}"
+        )
     if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress must be callable, got {progress!r}")
+        raise InvalidArgumentError(f"progress must be callable, got {short_repr(progress)}")
     listed = list(tasks)
     if ray is not None:
         module = _import_ray()
@@ -163,7 +166,9 @@ def _connect(module: ModuleType, address: str) -> bool:
             if attempt < attempts:
                 continue
             where = (
-                "a local Ray instance" if address == LOCAL else f"the Ray cluster at {address!r}"
+                "a local Ray instance"
+                if address == LOCAL
+                else f"the Ray cluster at {short_repr(address)}"
             )
             raise RayError(
                 f"cannot start or reach {where}: {type(error).__name__}: {error}"
@@ -187,7 +192,7 @@ def _check_reachable(address: str, timeout: float = 10.0) -> None:
             pass
     except OSError as error:
         raise RayError(
-            f"cannot reach the Ray cluster at {address!r}: {error}; start one there "
+            f"cannot reach the Ray cluster at {short_repr(address)}: {error}; start one there "
             "with ray start --head, or give the address it printed"
         ) from error
 

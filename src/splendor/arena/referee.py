@@ -56,6 +56,7 @@ import attrs
 
 from splendor.arena.runs import check_players, game_seed
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.errors import EngineError, InvalidArgumentError
 from splendor.formats.record import GameRecord
@@ -92,7 +93,7 @@ def _check_seconds(name: str, value: object, *, zero: bool) -> None:
         wanted = "a non-negative" if zero else "a positive"
         raise InvalidArgumentError(
             f"TimeControl.{name} must be {wanted} finite number of seconds"
-            f"{'' if zero else ' or None'}, got {value!r}"
+            f"{'' if zero else ' or None'}, got {short_repr(value)}"
         )
 
 
@@ -197,10 +198,12 @@ def fair_schedule(
     1
     """
     if isinstance(entrants, str) or not isinstance(entrants, Sequence):
-        raise InvalidArgumentError(f"entrants must be a sequence of names, got {entrants!r}")
+        raise InvalidArgumentError(
+            f"entrants must be a sequence of names, got {short_repr(entrants)}"
+        )
     names = tuple(entrants)
     if not all(type(name) is str for name in names) or len(set(names)) != len(names):
-        raise InvalidArgumentError(f"entrants must be distinct str names, got {names!r}")
+        raise InvalidArgumentError(f"entrants must be distinct str names, got {short_repr(names)}")
     check_players(players)
     if len(names) < players:
         raise InvalidArgumentError(
@@ -208,10 +211,10 @@ def fair_schedule(
         )
     if type(deals) is not int or not 1 <= deals < TABLE_DEALS:
         raise InvalidArgumentError(
-            f"deals must be an int from 1 to {TABLE_DEALS - 1}, got {deals!r}"
+            f"deals must be an int from 1 to {TABLE_DEALS - 1}, got {short_repr(deals)}"
         )
     if type(seed) is not int:
-        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        raise InvalidArgumentError(f"seed must be an int, got {short_repr(seed)}")
     tables = []
     for index, chosen in enumerate(itertools.combinations(names, players)):
         for deal in range(deals):
@@ -276,16 +279,16 @@ def referee_game(
     table = check_table(bots)
     for bot in table:
         if not callable(bot):
-            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
+            raise InvalidArgumentError(f"a bot must be callable, got {short_repr(bot)}")
     if max_turns is None:
         max_turns = DEFAULT_MAX_TURNS
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(
-            f"max_turns must be a non-negative int or None, got {max_turns!r}"
+            f"max_turns must be a non-negative int or None, got {short_repr(max_turns)}"
         )
     if time_control is not None and not isinstance(time_control, TimeControl):
         raise InvalidArgumentError(
-            f"time_control must be a TimeControl or None, got {time_control!r}"
+            f"time_control must be a TimeControl or None, got {short_repr(time_control)}"
         )
     control = time_control or TimeControl()
     seat_names = table_names(table, names)

@@ -7,6 +7,7 @@ with master seed ``seed`` by :func:`game_seed`.
 
 from __future__ import annotations
 
+from splendor.core.messages import short_repr
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.errors import InvalidArgumentError
 
@@ -28,7 +29,7 @@ def check_players(players: object) -> int:
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidArgumentError(
-            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
+            f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {short_repr(players)}"
         )
     return players
 

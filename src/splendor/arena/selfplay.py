@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from splendor.arena.parallel import run_tasks
 from splendor.arena.runs import check_players, game_seed
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError
 from splendor.formats.record import GameRecord
 from splendor.players.bots import DEFAULT_MAX_TURNS, load_bot, play_game
@@ -130,7 +131,9 @@ def generate_records(
     from splendor.arena.tournament import check_run
 
     if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
-        raise InvalidArgumentError(f"bots must be a non-empty sequence of bot specs, got {bots!r}")
+        raise InvalidArgumentError(
+            f"bots must be a non-empty sequence of bot specs, got {short_repr(bots)}"
+        )
     if players is None:
         players = len(bots)
     check_players(players)

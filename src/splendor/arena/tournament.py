@@ -42,6 +42,7 @@ from splendor.arena.parallel import run_tasks
 from splendor.arena.ratings import GameResult, Rating, SkillRating, rate, rate_skill
 from splendor.arena.referee import TimeControl, fair_schedule, referee_game
 from splendor.arena.runs import check_players
+from splendor.core.messages import short_repr
 from splendor.draw.charts import Interval, interval_chart
 from splendor.errors import InvalidArgumentError
 from splendor.extras import require
@@ -386,11 +387,15 @@ def check_run(
 ) -> None:
     """Refuse bad numbers of a run of games, and specs that make no bot (in this process)."""
     if type(games) is not int or games < fewest:
-        raise InvalidArgumentError(f"games must be an int of at least {fewest}, got {games!r}")
+        raise InvalidArgumentError(
+            f"games must be an int of at least {fewest}, got {short_repr(games)}"
+        )
     if type(seed) is not int:
-        raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        raise InvalidArgumentError(f"seed must be an int, got {short_repr(seed)}")
     if type(max_turns) is not int or max_turns < 0:
-        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+        raise InvalidArgumentError(
+            f"max_turns must be a non-negative int, got {short_repr(max_turns)}"
+        )
     for spec in specs:
         error = close_bot(make_bot(spec))
         if error is not None:
@@ -438,7 +443,7 @@ def round_robin(
             unreachable.
     """
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidArgumentError(f"bots must be a sequence of bot specs, got {bots!r}")
+        raise InvalidArgumentError(f"bots must be a sequence of bot specs, got {short_repr(bots)}")
     specs = tuple(bots)
     check_players(players)
     if len(specs) < players:
@@ -449,7 +454,7 @@ def round_robin(
     check_run(specs, games=games, fewest=1, seed=seed, max_turns=max_turns)
     if time_control is not None and not isinstance(time_control, TimeControl):
         raise InvalidArgumentError(
-            f"time_control must be a TimeControl or None, got {time_control!r}"
+            f"time_control must be a TimeControl or None, got {short_repr(time_control)}"
         )
     if players > 2:
         require("openskill.models", "arena", "the rating of games of 3 or 4 players")

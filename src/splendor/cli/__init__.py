@@ -69,6 +69,7 @@ from splendor.cli.errors import FileError as FileError
 from splendor.cli.errors import UsageError as UsageError
 from splendor.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Output, report
 from splendor.cli.parser import build_parser
+from splendor.core.messages import short_repr
 from splendor.errors import SplendorError
 
 __all__ = ["main"]
@@ -118,7 +119,7 @@ def main(
     except Exception as error:  # the last guard: a one-line message, never a traceback
         if args.traceback:
             _print_traceback(error)
-        report(f"unexpected error: {type(error).__name__}: {error}")
+        report(f"unexpected error: {type(error).__name__}: {short_repr(error, 300, write=str)}")
         return EXIT_FAILED
 
 

@@ -27,6 +27,7 @@ from splendor.cli.output import Output
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Noble
 from splendor.core.gems import GEMS, Tokens
+from splendor.core.messages import short_repr
 from splendor.core.play import is_legal
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
@@ -214,7 +215,18 @@ def choose(
             f"give back {over}.",
         )
         options = [f"-{_letters(r)}" for r in returned]
-        picked = _pick(options, "Give back which", None, options[0], out, read)
+        rows: list[int] = []
+        first = group[0]
+        if type(first) is Take:
+            # The order _take_moves sorts a take's forms in: one row per count given back.
+            backs = [_taken_back(a) for a in _firsts(group, returned)]
+            rows = [i for i in range(1, len(backs)) if backs[i] != backs[i - 1]]
+            taken = " ".join(_letters(first.gems))
+            out.line(
+                f"Order: fewest of {taken} (just taken) given back first, each count on a new row,"
+            )
+            out.line("then the key's colour order (W B G R K Y), as in a dictionary.")
+        picked = _pick(options, "Give back which", None, options[0], out, read, rows=rows)
         if picked is None:
             return None
         group = [a for a in group if _returned(a) == returned[picked]]
@@ -270,12 +282,17 @@ def _pick(
     example: str,
     out: Output,
     read: Callable[[str], str],
+    *,
+    rows: Sequence[int] = (),
 ) -> int | None:
-    """Ask to pick one of ``options`` by number or by text; ``None`` goes back."""
+    """Ask to pick one of ``options`` by number or by text; ``None`` goes back.
+
+    The options are laid out in rows; each index in ``rows`` starts a new one.
+    """
     line = ""
     for i, option in enumerate(options, 1):
         item = f"{i}) {option}"
-        if line and len(line) + len(item) > _WIDTH:
+        if line and (len(line) + len(item) > _WIDTH or i - 1 in rows):
             out.line(line.rstrip())
             line = ""
         line += f"  {item:<{_COLUMN}}" if len(options) > 1 else f"  {item}"
@@ -298,12 +315,21 @@ def _pick(
         back = "Enter for the default" if default is not None else "q to go back"
         out.line(
             ("Not one of the choices: ", "bold red"),
-            f"{answer!r}; give a number 1 to {len(options)}, or {back}.",
+            f"{short_repr(answer)}; give a number 1 to {len(options)}, or {back}.",
         )
 
 
 def _distinct(values: Sequence[_T]) -> list[_T]:
     return list(dict.fromkeys(values))
+
+
+def _firsts(group: Sequence[Action], returned: Sequence[Tokens]) -> list[Take]:
+    """The first take of ``group`` giving back each of ``returned``, in that order."""
+    first: dict[Tokens, Take] = {}
+    for action in group:
+        if type(action) is Take:
+            first.setdefault(action.returned, action)
+    return [first[r] for r in returned]
 
 
 def _returned(action: Action) -> Tokens:

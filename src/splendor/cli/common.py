@@ -7,19 +7,19 @@ import contextlib
 import random
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from typing import Final, Protocol, TypeAlias
+from typing import Protocol, TypeAlias
 
 from splendor.cli.errors import BotError, UsageError
 from splendor.cli.output import Output
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.core.wording import plural
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
-from splendor.players.bots import BOTS, Bot, bot_name, load_bot
-from splendor.players.levels import LEVELS
+from splendor.players.bots import BOT_KINDS, Bot, bot_name, load_bot
 from splendor.players.seats import BotFailedError
 
 __all__ = [
@@ -35,11 +35,6 @@ __all__ = [
     "record_names",
     "turn_line",
 ]
-
-#: The kinds of bot spec every command takes, for their help texts.
-BOT_KINDS: Final = (
-    f"{', '.join(sorted(BOTS))}, level:N (1 to {len(LEVELS)}), engine:COMMAND or module:name"
-)
 
 
 class GuardedBot:
@@ -68,7 +63,8 @@ class GuardedBot:
         except Exception as error:  # the bot is the user's code: report whatever it raises
             game = "" if self.seed is None else f" of the game with seed {self.seed}"
             raise BotError(
-                f"bot {self.spec} (seat {view.seat}) raised {type(error).__name__}: {error} "
+                f"bot {self.spec} (seat {view.seat}) raised {type(error).__name__}: "
+                f"{short_repr(error, write=str)} "
                 f"on turn {view.turn + 1}{game}",
                 trace="".join(traceback.format_exception(error)),
             ) from error

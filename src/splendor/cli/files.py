@@ -15,6 +15,7 @@ from splendor.errors import SplendorError
 from splendor.formats.notation import format_record, parse_record
 from splendor.formats.record import GameRecord
 from splendor.formats.serialization import from_json, to_json
+from splendor.schema import FORMAT_VERSION, RECORD_FORMAT_VERSION, RECORD_FORMATS
 
 __all__ = ["describe", "load_file", "load_record", "save_record", "write_text"]
 
@@ -23,7 +24,11 @@ _RECORD_KEYS: Final = frozenset({"actions", "seed", "names", "result"})
 _VIEW_KEYS: Final = frozenset({"seat", "own", "deck_sizes"})
 _STATE_KEYS: Final = frozenset({"bank", "board", "decks", "current_player", "turn", "winners"})
 
-_NEITHER: Final = 'is not a game record or a game state (a JSON document with "format": 1)'
+_NEITHER: Final = (
+    f'is not a game record (a JSON document with "format": {RECORD_FORMAT_VERSION}, '
+    f"or {' or '.join(map(str, RECORD_FORMATS[:-1]))} from earlier versions) "
+    f'or a game state or view (with "format": {FORMAT_VERSION})'
+)
 
 
 def _is_json(text: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, TextIO
@@ -41,6 +42,16 @@ class Output:
                 pass
             else:
                 self.console = Console(file=self.file, highlight=False, soft_wrap=True)
+
+    @property
+    def height(self) -> int | None:
+        """The number of lines the terminal shows; ``None`` when the output is no terminal."""
+        if self.console is not None:
+            return self.console.size.height if self.console.is_terminal else None
+        isatty = getattr(self.file, "isatty", None)
+        if isatty is None or not isatty():
+            return None
+        return shutil.get_terminal_size().lines
 
     @property
     def rich(self) -> bool:

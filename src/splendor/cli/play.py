@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import secrets
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -12,11 +13,14 @@ from splendor.cli.common import Subcommands, add_bot_options, add_players_option
 from splendor.cli.errors import BotError, FileError, UsageError
 from splendor.cli.files import describe, load_file, save_record
 from splendor.cli.output import Output
-from splendor.cli.prompt import Quit, ask, offer_to_save, show_moves
-from splendor.cli.text import finish_lines, show_legend, show_table
+from splendor.cli.prompt import Quit, action_groups, ask, offer_to_save, show_moves
+from splendor.cli.text import compact_lines, finish_lines, show_legend, show_table
+from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
-from splendor.core.views import view
+from splendor.core.messages import short_repr
+from splendor.core.views import PlayerView, view
 from splendor.core.wording import plural
+from splendor.draw.text import Segment, board_lines
 from splendor.errors import SplendorError
 from splendor.formats.notation import format_action
 from splendor.formats.record import GameRecord
@@ -109,6 +113,15 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
         level = LEVELS[int(args.level) - 1]
         out.line(f"The other players play at level {level.number}, {level.name}: {level.about}.")
     show_legend(out)
+    # The last round of turns, shown right above the prompt.
+    recent: deque[tuple[Segment, ...]] = deque(maxlen=players)
+    states = record.replay()
+    for turn, action in list(enumerate(record.actions))[-players:]:
+        before = states[turn]
+        mover = before.current_player
+        text = format_action(action, before)
+        named = None if mover == args.seat else names[mover]
+        recent.append((f"turn {turn + 1}: ", *_played(named, text, action)))
     try:
         while True:
             state = record.final_state()
@@ -120,9 +133,13 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
             bot = bots[seat]
             if bot is None:
                 out.line()
-                show_table(view(state, args.seat), out, names=names)
+                _show_board(seen, actions, out, names, len(recent))
                 out.line((f"Turn {state.turn + 1}. Your legal moves:", "bold"))
                 show_moves(actions, seen, out)
+                if recent:
+                    out.line(("Last moves:", "bold"))
+                    for line in recent:
+                        out.line("  ", *line)
                 action = ask(seen, actions, out, read, save, names)
             else:
                 action = bot(seen, actions, rngs[seat])
@@ -133,12 +150,11 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
                 if bot is None:
                     raise
                 raise BotError(
-                    f"the bot at seat {seat} ({bot_name(bot)}) played {action!r}: {error}"
+                    f"the bot at seat {seat} ({bot_name(bot)}) played {short_repr(action)}: {error}"
                 ) from error
-            if bot is None:
-                out.line(("You play ", "bold"), (text, "bold"), f": {action}")
-            else:
-                out.line((f"{names[seat]}", "bold"), f" plays {text}: {action}")
+            played = _played(None if bot is None else names[seat], text, action)
+            out.line(*played)
+            recent.append((f"turn {state.turn + 1}: ", *played))
             files.after_turn(record)
     except (Quit, KeyboardInterrupt) as stop:
         out.line()
@@ -163,6 +179,29 @@ def run_play(args: argparse.Namespace, out: Output, read: Callable[[str], str]) 
     if files.paths:
         out.line((f"The game is saved in {files}.", "dim"))
     return 0
+
+
+def _played(name: str | None, text: str, action: Action) -> tuple[Segment, ...]:
+    """The line of a move: ``You play +WBG: take ...`` (``name`` ``None``) or a bot's."""
+    if name is None:
+        return ("You play ", "bold"), (text, "bold"), f": {action}"
+    return (name, "bold"), f" plays {text}: {action}"
+
+
+def _show_board(
+    seen: PlayerView, actions: Sequence[Action], out: Output, names: Sequence[str], recent: int
+) -> None:
+    """The board before the player's move: compact when the full one leaves the prompt no room."""
+    height = out.height
+    # Below the board: the turn's line, the moves, the last moves and the prompt.
+    below = 3 + len(action_groups(actions, seen)) * 2 + recent
+    full = board_lines(seen, names=names, styled=out.rich)
+    if height is None or len(full) + below <= height:
+        for line in full:
+            out.line(*line)
+        return
+    for text in compact_lines(seen, names):
+        out.line(text)
 
 
 class _Files:

@@ -6,12 +6,21 @@ from collections.abc import Sequence
 from typing import Final
 
 from splendor.cli.output import Output
+from splendor.core.components import Card
+from splendor.core.gems import GEMS, Tokens
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.core.wording import plural
 from splendor.draw.text import board_lines
 
-__all__ = ["LEGEND", "finish_lines", "show_legend", "show_table", "winners_line"]
+__all__ = [
+    "LEGEND",
+    "compact_lines",
+    "finish_lines",
+    "show_legend",
+    "show_table",
+    "winners_line",
+]
 
 #: The key to the letters and marks of the text board, in one line.
 LEGEND: Final = (
@@ -37,6 +46,54 @@ def show_table(
     """
     for line in board_lines(table, seat=seat, names=names, styled=out.rich):
         out.line(*line)
+
+
+def compact_lines(seen: PlayerView, names: Sequence[str]) -> list[str]:
+    """The board from a seat in a few lines, for a small terminal.
+
+    A card reads ``31 [R]4 3B6G3R``: its place, its bonus and points, its
+    cost; a noble ``N2 4W4K`` (3 points each). The seat to move is marked
+    ``>``; the viewer's reserved cards are listed, the others' counted.
+
+    Args:
+        seen: the viewer's view.
+        names: a name per seat.
+    """
+    mover = names[seen.current_player]
+    lines = [f"Turn {seen.turn + 1}, round {seen.round + 1}: {mover} to move"]
+    nobles = "  ".join(f"N{n.id} {_packed(n.requirement)}" for n in seen.nobles)
+    lines.append(f"Nobles {nobles or 'none left'}")
+    for tier in (3, 2, 1):
+        cards = [
+            _compact_card(f"{tier}{slot}", card) for slot, card in enumerate(seen.face_up(tier), 1)
+        ]
+        lines.append(f"T{tier} ({seen.deck_size(tier):>2}) " + "  ".join(cards))
+    lines.append("Supply " + " ".join(f"{seen.bank[g]}{g.letter}" for g in GEMS))
+    for seat, player in enumerate(seen.players):
+        mark = ">" if seat == seen.current_player else " "
+        line = (
+            f"{mark} {names[seat]} {player.points}pt, tokens {_packed(player.tokens)}, "
+            f"bonuses {_packed(player.bonuses)}"
+        )
+        if seat != seen.seat and player.reserved_count:
+            line += f", {plural(player.reserved_count, 'reserved card')}"
+        lines.append(line)
+        own = seen.own
+        if seat == seen.seat and own is not None and own.reserved:
+            held = [_compact_card(f"r{i}", c) for i, c in enumerate(own.reserved, 1)]
+            lines.append("    reserved " + "  ".join(held))
+    return lines
+
+
+def _compact_card(place: str, card: Card | None) -> str:
+    if card is None:
+        return f"{place} -"
+    points = str(card.points) if card.points else ""
+    return f"{place} [{card.bonus.letter}]{points} {_packed(card.cost)}"
+
+
+def _packed(tokens: Tokens) -> str:
+    return "".join(f"{tokens[g]}{g.letter}" for g in GEMS if tokens[g]) or "-"
 
 
 def show_legend(out: Output) -> None:

@@ -507,9 +507,10 @@ def to_json(value: object, *, indent: int | None = None) -> str:
     """Write a value as JSON: a state, a view, an action, rules, a game record.
 
     Cards and nobles are written as their ids, tokens as an object of the
-    colours held (``{"red": 2, "gold": 1}``, colours at 0 left out). States,
-    views and records start with ``"format": 1``; actions with their
-    ``"type"``.
+    colours held (``{"red": 2, "gold": 1}``, colours at 0 left out). States
+    and views start with ``"format": 1`` (:data:`~splendor.schema.FORMAT_VERSION`),
+    records with ``"format": 2`` (:data:`~splendor.schema.RECORD_FORMAT_VERSION`);
+    actions with their ``"type"``.
 
     Args:
         value: a :class:`~splendor.GameState`, a

@@ -15,6 +15,7 @@ from typing import Final
 
 import attrs
 
+from splendor.core.messages import short_repr
 from splendor.errors import InvalidArgumentError
 
 #: The start of a bot spec that names a level: ``"level:5"``.
@@ -155,7 +156,9 @@ def level_number(number: object) -> int:
         InvalidArgumentError: for anything else.
     """
     if type(number) is not int or not 1 <= number <= len(LEVELS):
-        raise InvalidArgumentError(f"unknown level {number!r}: the levels are 1 to {len(LEVELS)}")
+        raise InvalidArgumentError(
+            f"unknown level {short_repr(number)}: the levels are 1 to {len(LEVELS)}"
+        )
     return number
 
 

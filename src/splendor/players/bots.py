@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING, Final, TypeVar, cast
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from splendor.core.state import GameState
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
 from splendor.fast.heuristics import greedy_action
 from splendor.formats.record import GameRecord
-from splendor.players._level_table import LEVEL_PREFIX, level_spec
+from splendor.players._level_table import LEVEL_PREFIX, LEVELS, level_spec
 from splendor.players.ismcts import ISMCTSBot
 from splendor.players.protocol import Bot, check_turn
 from splendor.players.seats import ask_bot
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOTS",
+    "BOT_KINDS",
     "DEFAULT_MAX_TURNS",
     "ENGINE_PREFIX",
     "Bot",
@@ -154,7 +156,7 @@ class GreedyBot:
     def __init__(self, randomness: float = 0.0) -> None:
         if type(randomness) not in (int, float) or not 0 <= randomness <= 1:
             raise InvalidArgumentError(
-                f"randomness must be a number from 0 to 1, got {randomness!r}"
+                f"randomness must be a number from 0 to 1, got {short_repr(randomness)}"
             )
         #: The probability that a turn is played at random (see above).
         self.randomness: Final = float(randomness)
@@ -206,10 +208,10 @@ def table_names(bots: Sequence[Bot], names: Iterable[str] | None) -> tuple[str, 
     if names is None:
         return tuple(bot_name(bot) for bot in bots)
     if isinstance(names, str) or not isinstance(names, Iterable):
-        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+        raise InvalidArgumentError(f"names must be a sequence of str, got {short_repr(names)}")
     names = tuple(names)
     if not all(isinstance(name, str) for name in names):
-        raise InvalidArgumentError(f"names must be a sequence of str, got {names!r}")
+        raise InvalidArgumentError(f"names must be a sequence of str, got {short_repr(names)}")
     return names
 
 
@@ -229,6 +231,10 @@ _search_bot.__name__ = "SearchBot"
 #: The built-in bots by the names the command line knows them by.
 BOTS: Final[Mapping[str, Callable[..., Bot]]] = MappingProxyType(
     {"greedy": GreedyBot, "random": RandomBot, "ismcts": ISMCTSBot, "search": _search_bot}
+)
+#: Every kind of bot spec :func:`load_bot` reads, in words for messages and help texts.
+BOT_KINDS: Final = (
+    f"{', '.join(sorted(BOTS))}, level:N (1 to {len(LEVELS)}), engine:COMMAND or module:name"
 )
 
 _Options = dict[str, int | float | bool | str]
@@ -253,20 +259,22 @@ def parse_bot_spec(spec: str) -> tuple[str, _Options]:
             options that are not ``key=value`` pairs with distinct keys.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise InvalidArgumentError(f"a bot spec is a non-empty str, got {spec!r}")
+        raise InvalidArgumentError(f"a bot spec is a non-empty str, got {short_repr(spec)}")
     name, colon, tail = spec.rpartition(":")
     if not colon or "=" not in tail:
         return spec, {}
     if not name:
-        raise InvalidArgumentError(f"bot spec {spec!r} has options but no bot name")
+        raise InvalidArgumentError(f"bot spec {short_repr(spec)} has options but no bot name")
     options: _Options = {}
     for item in tail.split(","):
         key, equals, text = item.partition("=")
         key = key.strip()
         if not equals or not key.isidentifier():
-            raise InvalidArgumentError(f"bot spec {spec!r}: {item!r} is not key=value")
+            raise InvalidArgumentError(
+                f"bot spec {short_repr(spec)}: {short_repr(item)} is not key=value"
+            )
         if key in options:
-            raise InvalidArgumentError(f"bot spec {spec!r} gives {key!r} twice")
+            raise InvalidArgumentError(f"bot spec {short_repr(spec)} gives {short_repr(key)} twice")
         options[key] = _option_value(text.strip())
     return name, options
 
@@ -326,7 +334,7 @@ def load_bot(spec: str) -> Bot:
     >>> load_bot("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ismcts, ...
+    splendor.errors.InvalidArgumentError: unknown bot 'chess': use greedy, ... or module:name
     """
     if not isinstance(spec, str):
         raise InvalidArgumentError(f"a bot is named by a str, got {type(spec).__name__}")
@@ -346,7 +354,7 @@ def load_bot(spec: str) -> Bot:
     )
     if not _takes_three_arguments(cast(Callable[..., object], made)):
         raise InvalidArgumentError(
-            f"{spec!r} is not a bot: it cannot be called with (view, actions, rng)"
+            f"{short_repr(spec)} is not a bot: it cannot be called with (view, actions, rng)"
         )
     return cast(Bot, made)
 
@@ -357,22 +365,22 @@ def _factory(name: str, spec: str) -> Callable[..., object]:
         return BOTS[name]
     module_name, colon, attribute = name.partition(":")
     if not colon or not module_name or not attribute:
-        raise InvalidArgumentError(
-            f"unknown bot {name!r}: use {', '.join(sorted(BOTS))} or module:name"
-        )
+        raise InvalidArgumentError(f"unknown bot {short_repr(name)}: use {BOT_KINDS}")
     if module_name.startswith("."):
         raise InvalidArgumentError(
-            f"cannot import {module_name!r} for bot {spec!r}: give an absolute module name"
+            f"cannot import {short_repr(module_name)} for bot {short_repr(spec)}: "
+            "give an absolute module name"
         )
     try:
         module = _import_here(module_name)
     except Exception as error:  # the module's own code may raise anything while importing
         raise InvalidArgumentError(
-            f"cannot import {module_name!r} for bot {spec!r}: {type(error).__name__}: {error}"
+            f"cannot import {short_repr(module_name)} for bot {short_repr(spec)}: "
+            f"{type(error).__name__}: {short_repr(error, 300, write=str)}"
         ) from error
     found = getattr(module, attribute, None)
     if found is None or not callable(found):
-        raise InvalidArgumentError(f"{name!r} is not a callable bot")
+        raise InvalidArgumentError(f"{short_repr(name)} is not a callable bot")
     return cast(Callable[..., object], found)
 
 
@@ -382,15 +390,17 @@ def _make(factory: Callable[..., object], spec: str, options: _Options) -> objec
         made = factory(**options)
     except Exception as error:  # a third-party class's constructor may raise anything
         if options and isinstance(error, TypeError | ValueError):
-            raise InvalidArgumentError(f"bad options for bot {spec!r}: {error}") from error
+            raise InvalidArgumentError(
+                f"bad options for bot {short_repr(spec)}: {error}"
+            ) from error
         called = getattr(factory, "__name__", type(factory).__name__)
         raise InvalidArgumentError(
-            f"cannot make bot {spec!r}: {called}({'...' if options else ''}) raised "
+            f"cannot make bot {short_repr(spec)}: {called}({'...' if options else ''}) raised "
             f"{type(error).__name__}: {error}"
         ) from error
     if not callable(made):
         raise InvalidArgumentError(
-            f"{spec!r} is not a bot: a {type(made).__name__} instance is not callable"
+            f"{short_repr(spec)} is not a bot: a {type(made).__name__} instance is not callable"
         )
     return made
 
@@ -612,9 +622,11 @@ def _check_game(bots: Iterable[Bot], max_turns: object) -> tuple[Bot, ...]:
     table = check_table(bots)
     for bot in table:
         if not callable(bot):
-            raise InvalidArgumentError(f"a bot must be callable, got {bot!r}")
+            raise InvalidArgumentError(f"a bot must be callable, got {short_repr(bot)}")
     if type(max_turns) is not int or max_turns < 0:
-        raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+        raise InvalidArgumentError(
+            f"max_turns must be a non-negative int, got {short_repr(max_turns)}"
+        )
     return table
 
 

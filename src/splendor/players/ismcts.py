@@ -54,6 +54,7 @@ import attrs
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import Card
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.play import apply
 from splendor.core.state import GameState, PlayerState
 from splendor.core.views import PlayerView, determinize
@@ -245,27 +246,33 @@ class ISMCTSBot:
         temperature: float = 2.5,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise InvalidArgumentError(f"iterations must be a positive int, got {iterations!r}")
+            raise InvalidArgumentError(
+                f"iterations must be a positive int, got {short_repr(iterations)}"
+            )
         if seconds is not None and (
             type(seconds) not in (int, float) or not 0 < seconds < math.inf
         ):
-            raise InvalidArgumentError(f"seconds must be a positive number, got {seconds!r}")
+            raise InvalidArgumentError(
+                f"seconds must be a positive number, got {short_repr(seconds)}"
+            )
         if seed is not None and type(seed) is not int:
-            raise InvalidArgumentError(f"seed must be an int or None, got {seed!r}")
+            raise InvalidArgumentError(f"seed must be an int or None, got {short_repr(seed)}")
         for option, value in (
             ("exploration", exploration),
             ("widening", widening),
             ("temperature", temperature),
         ):
             if type(value) not in (int, float) or not 0 < value < math.inf:
-                raise InvalidArgumentError(f"{option} must be a positive number, got {value!r}")
+                raise InvalidArgumentError(
+                    f"{option} must be a positive number, got {short_repr(value)}"
+                )
         if rollout not in _ROLLOUTS:
             raise InvalidArgumentError(
-                f"rollout must be one of {', '.join(_ROLLOUTS)}, got {rollout!r}"
+                f"rollout must be one of {', '.join(_ROLLOUTS)}, got {short_repr(rollout)}"
             )
         if type(rollout_rounds) is not int or rollout_rounds < 0:
             raise InvalidArgumentError(
-                f"rollout_rounds must be a non-negative int, got {rollout_rounds!r}"
+                f"rollout_rounds must be a non-negative int, got {short_repr(rollout_rounds)}"
             )
         if iterations is None and seconds is None:
             iterations = 200
@@ -362,7 +369,7 @@ class ISMCTSBot:
         wanted = set(actions)
         if not wanted <= set(legal):
             illegal = next(action for action in actions if action not in legal)
-            raise InvalidArgumentError(f"{illegal!r} is not a legal action in this view")
+            raise InvalidArgumentError(f"{short_repr(illegal)} is not a legal action in this view")
         root = self._search(view, rng, None if len(wanted) == len(legal) else wanted)
         best = _most_visited(root)
         assert best.shares is not None  # every child of the root keeps the shares

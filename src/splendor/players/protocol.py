@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
+from splendor.core.messages import short_repr
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
 
@@ -75,6 +76,8 @@ def check_turn(view: object, actions: object, rng: object) -> None:
         raise InvalidArgumentError("a bot needs at least one legal action to choose from")
     for action in actions:
         if type(action) not in ACTION_TYPES:
-            raise InvalidArgumentError(f"a bot can only choose among actions, got {action!r}")
+            raise InvalidArgumentError(
+                f"a bot can only choose among actions, got {short_repr(action)}"
+            )
     if not isinstance(rng, random.Random):
         raise InvalidArgumentError(f"a bot needs a random.Random, got {type(rng).__name__}")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.views import PlayerView, determinize
 from splendor.errors import InvalidArgumentError
 from splendor.fast import search as fast_search
@@ -104,13 +105,13 @@ def _chosen(
 
 def _positive(name: str, value: object) -> float:
     if type(value) not in (int, float) or not isinstance(value, int | float):
-        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be a positive number, got {short_repr(value)}")
     try:
         number = float(value)
     except OverflowError:  # an int beyond the floats
         number = math.inf
     if not 0 < number < math.inf:
-        raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be a positive number, got {short_repr(value)}")
     return number
 
 
@@ -209,42 +210,47 @@ class SearchBot:
             type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS
         ):
             raise InvalidArgumentError(
-                f"iterations must be an int from 1 to {MAX_ITERATIONS:,}, got {iterations!r}"
+                f"iterations must be an int from 1 to {MAX_ITERATIONS:,}, "
+                f"got {short_repr(iterations)}"
             )
         if seconds is not None:
             seconds = _positive("seconds", seconds)
         if seed is not None and type(seed) is not int:
-            raise InvalidArgumentError(f"seed must be an int or None, got {seed!r}")
+            raise InvalidArgumentError(f"seed must be an int or None, got {short_repr(seed)}")
         if type(rollout_rounds) is not int or not 0 <= rollout_rounds <= MAX_ROLLOUT_ROUNDS:
             raise InvalidArgumentError(
                 f"rollout_rounds must be an int from 0 to {MAX_ROLLOUT_ROUNDS}, "
-                f"got {rollout_rounds!r}"
+                f"got {short_repr(rollout_rounds)}"
             )
         if type(network) is not bool and not isinstance(network, ValueNetwork | str | os.PathLike):
             raise InvalidArgumentError(
                 f"network must be True, False, a ValueNetwork or the path of a weights file, "
-                f"got {network!r}"
+                f"got {short_repr(network)}"
             )
         if isinstance(network, str | os.PathLike) and (
             not isinstance(os.fspath(network), str) or not os.fspath(network)
         ):
             raise InvalidArgumentError(
-                f"the network's path must be a non-empty str, got {network!r}"
+                f"the network's path must be a non-empty str, got {short_repr(network)}"
             )
         if type(policy) is not bool and not isinstance(policy, PolicyNetwork | str | os.PathLike):
             raise InvalidArgumentError(
                 f"policy must be True, False, a PolicyNetwork or the path of a weights file, "
-                f"got {policy!r}"
+                f"got {short_repr(policy)}"
             )
         if isinstance(policy, str | os.PathLike) and (
             not isinstance(os.fspath(policy), str) or not os.fspath(policy)
         ):
-            raise InvalidArgumentError(f"the policy's path must be a non-empty str, got {policy!r}")
+            raise InvalidArgumentError(
+                f"the policy's path must be a non-empty str, got {short_repr(policy)}"
+            )
         if type(stop_early) is not bool:
-            raise InvalidArgumentError(f"stop_early must be True or False, got {stop_early!r}")
+            raise InvalidArgumentError(
+                f"stop_early must be True or False, got {short_repr(stop_early)}"
+            )
         if type(leaf_weight) not in (int, float) or not 0 <= leaf_weight <= 1:
             raise InvalidArgumentError(
-                f"leaf_weight must be a number from 0 to 1, got {leaf_weight!r}"
+                f"leaf_weight must be a number from 0 to 1, got {short_repr(leaf_weight)}"
             )
         if iterations is None and seconds is None:
             iterations = 5000
@@ -380,7 +386,7 @@ class SearchBot:
         """
         seat = self._check(view)
         if not isinstance(rng, random.Random):
-            raise InvalidArgumentError(f"rng must be a random.Random, got {rng!r}")
+            raise InvalidArgumentError(f"rng must be a random.Random, got {short_repr(rng)}")
         if self.seed is not None:
             seeder = random.Random(f"search:{self.seed}:{seat}:{view.turn}")
         else:

@@ -23,6 +23,7 @@ import attrs
 
 from splendor.core.actions import Action
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import (
@@ -175,7 +176,8 @@ class AsyncEngine:
         """End the engine: it wrote a line longer than the protocol allows."""
         self._fail(
             EngineProtocolError(
-                f"engine {self.name!r} wrote a line longer than the {MAX_LINE:,} bytes allowed"
+                f"engine {short_repr(self.name)} wrote a line longer than the "
+                f"{MAX_LINE:,} bytes allowed"
             )
         )
 
@@ -189,7 +191,11 @@ class AsyncEngine:
 
     def _silent(self) -> None:
         if not self._closing and self._fault is None:
-            self._fail(EngineCrashedError(f"engine {self.name!r} closed its output{self._tail()}"))
+            self._fail(
+                EngineCrashedError(
+                    f"engine {short_repr(self.name)} closed its output{self._tail()}"
+                )
+            )
 
     def process_exited(self, code: int | None) -> None:
         """End the engine with a crash, unless it was closing."""
@@ -199,7 +205,7 @@ class AsyncEngine:
                 if code is not None and code < 0
                 else f"exited with status {code}"
             )
-            self._fail(EngineCrashedError(f"engine {self.name!r} {how}{self._tail()}"))
+            self._fail(EngineCrashedError(f"engine {short_repr(self.name)} {how}{self._tail()}"))
 
     def _tail(self) -> str:
         tail = self.stderr_tail.strip()
@@ -217,7 +223,9 @@ class AsyncEngine:
         try:
             message = decode_engine(line)
         except ProtocolError as error:
-            self._fail(EngineProtocolError(f"engine {self.name!r} broke the protocol: {error}"))
+            self._fail(
+                EngineProtocolError(f"engine {short_repr(self.name)} broke the protocol: {error}")
+            )
             return
         pending = self._pending
         if isinstance(message, ErrorMessage):
@@ -234,7 +242,7 @@ class AsyncEngine:
             elif pending.kind == "hello" or message.id in (None, pending.id):
                 self._fail(
                     EngineProtocolError(
-                        f"engine {self.name!r} answered with an error instead of a "
+                        f"engine {short_repr(self.name)} answered with an error instead of a "
                         f"{pending.kind}: {message.code}: {message.message}"
                     )
                 )
@@ -246,7 +254,8 @@ class AsyncEngine:
         if isinstance(message, BestMove) and message.id > self._last_id:
             self._fail(
                 EngineProtocolError(
-                    f"engine {self.name!r} answered position {message.id}, which was never sent"
+                    f"engine {short_repr(self.name)} answered position {message.id}, "
+                    "which was never sent"
                 )
             )
             return
@@ -302,7 +311,8 @@ class AsyncEngine:
         if hello.protocol != PROTOCOL_VERSION:
             await self._end(
                 EngineProtocolError(
-                    f"engine {self.name!r} speaks protocol {hello.protocol}, not {PROTOCOL_VERSION}"
+                    f"engine {short_repr(self.name)} speaks protocol {hello.protocol}, "
+                    f"not {PROTOCOL_VERSION}"
                 )
             )
         self.id = EngineId(hello.name, hello.author, hello.version)
@@ -312,7 +322,7 @@ class AsyncEngine:
         if self._fault is not None:
             raise self._fault
         if self._closed or self._closing or self._transport is None:
-            raise EngineCrashedError(f"engine {self.name!r} is closed")
+            raise EngineCrashedError(f"engine {short_repr(self.name)} is closed")
         line = encode(message)
         if _log.isEnabledFor(logging.DEBUG):
             _log.debug("%s > %s", self.name, line.decode("utf-8").rstrip("\n"))
@@ -342,7 +352,7 @@ class AsyncEngine:
         except TimeoutError:
             await self._end(
                 EngineTimeoutError(
-                    f"engine {self.name!r} sent no {request.kind} within {seconds:.2f} s"
+                    f"engine {short_repr(self.name)} sent no {request.kind} within {seconds:.2f} s"
                 )
             )
         except EngineError:
@@ -380,7 +390,8 @@ class AsyncEngine:
             if checked and request.errors:
                 first = request.errors[0]
                 raise InvalidArgumentError(
-                    f"engine {self.name!r} refused an option: {first.code}: {first.message}"
+                    f"engine {short_repr(self.name)} refused an option: {first.code}: "
+                    f"{first.message}"
                 )
 
     def _checked(self, options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
@@ -392,7 +403,8 @@ class AsyncEngine:
             if option is None:
                 offered = ", ".join(self.options) or "none"
                 raise InvalidArgumentError(
-                    f"engine {self.name!r} has no option {name!r} (its options: {offered})"
+                    f"engine {short_repr(self.name)} has no option {short_repr(name)} "
+                    f"(its options: {offered})"
                 )
             checked[name] = option.check(value)
         return checked
@@ -409,11 +421,13 @@ class AsyncEngine:
 
     def _new_game(self, players: int, seat: int, rules: Rules) -> None:
         if type(players) is not int or not 2 <= players <= 4:
-            raise InvalidArgumentError(f"players must be 2, 3 or 4, got {players!r}")
+            raise InvalidArgumentError(f"players must be 2, 3 or 4, got {short_repr(players)}")
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidArgumentError(f"seat must be from 0 to {players - 1}, got {seat!r}")
+            raise InvalidArgumentError(
+                f"seat must be from 0 to {players - 1}, got {short_repr(seat)}"
+            )
         if not isinstance(rules, Rules):
-            raise InvalidArgumentError(f"rules must be Rules, got {rules!r}")
+            raise InvalidArgumentError(f"rules must be Rules, got {short_repr(rules)}")
         self._send(NewGame(players, seat, rules))
         self._game = (players, rules)
         self._last_turn = -1
@@ -447,9 +461,9 @@ class AsyncEngine:
     ) -> tuple[Action, int, tuple[Info, ...], float]:
         limit = self.limit if limit is None else limit
         if not isinstance(limit, Limit):
-            raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
+            raise InvalidArgumentError(f"limit must be a Limit, got {short_repr(limit)}")
         if not isinstance(view, PlayerView):
-            raise InvalidArgumentError(f"an engine plays from a PlayerView, got {view!r}")
+            raise InvalidArgumentError(f"an engine plays from a PlayerView, got {short_repr(view)}")
         full = view.stand_in()
         listed = legal_actions(full) if actions is None else tuple(actions)
         if not listed:
@@ -525,12 +539,14 @@ class AsyncEngine:
             try:
                 action = parse_action(text, full)  # type: ignore[arg-type]  # the stand-in GameState
             except SplendorError as error:
-                problem = f"{text!r}: {error}"
+                problem = f"{short_repr(text)}: {error}"
             else:
                 if action in listed:
                     return list(listed).index(action)
-                problem = f"{text!r}, which is not one of the actions listed"
-        await self._end(EngineMoveError(f"engine {self.name!r} played an illegal move: {problem}"))
+                problem = f"{short_repr(text)}, which is not one of the actions listed"
+        await self._end(
+            EngineMoveError(f"engine {short_repr(self.name)} played an illegal move: {problem}")
+        )
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def quit(self) -> None:

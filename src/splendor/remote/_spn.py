@@ -14,6 +14,7 @@ import attrs
 from splendor.core.actions import Action, Buy, Pass, Reserve, ReserveFromDeck, Take
 from splendor.core.components import CARDS, NOBLES, Card, Noble
 from splendor.core.gems import GEMS, Gem, Tokens
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, NotationError
@@ -167,7 +168,7 @@ def view_to_spn(
     check_mappable(view)
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
-            f"own_blind must be 'id', 'marked' or 'hidden', got {own_blind!r}"
+            f"own_blind must be 'id', 'marked' or 'hidden', got {short_repr(own_blind)}"
         )
     assert view.own is not None
     assert view.seat is not None
@@ -177,7 +178,9 @@ def view_to_spn(
     own_extra: list[str] = []
     if deck_reserve is not None:
         if deck_reserve not in (1, 2, 3) or deck_sizes[deck_reserve - 1] == 0:
-            raise InvalidArgumentError(f"cannot reserve from the deck of tier {deck_reserve!r}")
+            raise InvalidArgumentError(
+                f"cannot reserve from the deck of tier {short_repr(deck_reserve)}"
+            )
         deck_sizes[deck_reserve - 1] -= 1
         own_extra.append(f"?L{deck_reserve}")
         if bank[Gem.GOLD]:
@@ -304,16 +307,20 @@ def _read_tokens(text: str, move: str) -> Tokens:
     for letter in text:
         gem = _GEM_OF_LETTER.get(letter)
         if gem is None:
-            raise NotationError(f"cannot read USI move {move!r}: {letter!r} is not a colour")
+            raise NotationError(
+                f"cannot read USI move {short_repr(move)}: {short_repr(letter)} is not a colour"
+            )
         gems.append(gem)
     if not gems:
-        raise NotationError(f"cannot read USI move {move!r}: no colours")
+        raise NotationError(f"cannot read USI move {short_repr(move)}: no colours")
     return Tokens.of(*gems)
 
 
 def _read_number(text: str, move: str, what: str) -> int:
     if not text.isdigit() or len(text) > 3:
-        raise NotationError(f"cannot read USI move {move!r}: expected {what}, got {text!r}")
+        raise NotationError(
+            f"cannot read USI move {short_repr(move)}: expected {what}, got {short_repr(text)}"
+        )
     return int(text)
 
 
@@ -321,12 +328,14 @@ def read_move(text: str) -> _Move:
     """Read one bestmove's text: a move, and optionally ``noble:N<id>`` after it."""
     words = text.split()
     if not words or len(words) > 2:
-        raise NotationError(f"cannot read USI move {text!r}: expected a move and at most a noble")
+        raise NotationError(
+            f"cannot read USI move {short_repr(text)}: expected a move and at most a noble"
+        )
     noble = None
     if len(words) == 2:
         if not words[1].startswith("noble:N"):
             raise NotationError(
-                f"cannot read USI move {text!r}: expected noble:N<id> after the move"
+                f"cannot read USI move {short_repr(text)}: expected noble:N<id> after the move"
             )
         noble = _noble_here(_read_number(words[1][7:], text, "a noble id"), text)
     word = words[0]
@@ -335,7 +344,9 @@ def read_move(text: str) -> _Move:
     for part in rest.split("/") if rest else ():
         key, colon, value = part.partition(":")
         if not colon or key not in ("return", "gold") or key in suffix:
-            raise NotationError(f"cannot read USI move {text!r}: unexpected {part!r}")
+            raise NotationError(
+                f"cannot read USI move {short_repr(text)}: unexpected {short_repr(part)}"
+            )
         suffix[key] = value
     returned = _read_tokens(suffix["return"], text) if "return" in suffix else None
     kind, colon, arg = head.partition(":")
@@ -349,7 +360,7 @@ def read_move(text: str) -> _Move:
     if kind == "reserve" and colon and "gold" not in suffix and arg[:1] == "L":
         tier = _read_number(arg[1:], text, "a tier")
         if tier not in (1, 2, 3):
-            raise NotationError(f"cannot read USI move {text!r}: no tier {tier}")
+            raise NotationError(f"cannot read USI move {short_repr(text)}: no tier {tier}")
         return _Move("reserve_deck", returned=returned, tier=tier, noble=noble)
     if kind == "buy" and colon and "return" not in suffix and arg[:1] == "C":
         card = _card_here(_read_number(arg[1:], text, "a card id"), text)
@@ -358,23 +369,27 @@ def read_move(text: str) -> _Move:
             gold = {}
             pairs = suffix["gold"]
             if not pairs or len(pairs) % 2:
-                raise NotationError(f"cannot read USI move {text!r}: bad gold {pairs!r}")
+                raise NotationError(
+                    f"cannot read USI move {short_repr(text)}: bad gold {short_repr(pairs)}"
+                )
             for i in range(0, len(pairs), 2):
                 gem = _GEM_OF_LETTER.get(pairs[i])
                 if gem is None or gem is Gem.GOLD or gem in gold or not pairs[i + 1].isdigit():
-                    raise NotationError(f"cannot read USI move {text!r}: bad gold {pairs!r}")
+                    raise NotationError(
+                        f"cannot read USI move {short_repr(text)}: bad gold {short_repr(pairs)}"
+                    )
                 gold[gem] = int(pairs[i + 1])
         return _Move("buy", card=card, gold=gold, noble=noble)
     if kind == "noble" and colon and not suffix and arg[:1] == "N" and noble is None:
         return _Move("noble", noble=_noble_here(_read_number(arg[1:], text, "a noble id"), text))
     if kind == "return" and colon and not suffix and noble is None:
         return _Move("return", _read_tokens(arg, text))
-    raise NotationError(f"cannot read USI move {text!r}")
+    raise NotationError(f"cannot read USI move {short_repr(text)}")
 
 
 def _card_here(their_id: int, move: str) -> int:
     if not 0 <= their_id < len(_OUR_CARD):
-        raise NotationError(f"cannot read USI move {move!r}: no card C{their_id}")
+        raise NotationError(f"cannot read USI move {short_repr(move)}: no card C{their_id}")
     return _OUR_CARD[their_id]
 
 
@@ -382,7 +397,8 @@ def _noble_here(their_id: int, move: str) -> int:
     ours = _OUR_NOBLE.get(their_id)
     if ours is None:
         raise NotationError(
-            f"cannot read USI move {move!r}: noble N{their_id} is not one of the game's nobles"
+            f"cannot read USI move {short_repr(move)}: noble N{their_id} is not one of "
+            "the game's nobles"
         )
     return ours
 
@@ -453,7 +469,7 @@ def match_move(move: _Move, view: PlayerView, actions: Sequence[Action], text: s
     for action in actions:
         if _matches(move, action, view):
             return action
-    raise NotationError(f"the USI move {text!r} is not one of the legal actions")
+    raise NotationError(f"the USI move {short_repr(text)} is not one of the legal actions")
 
 
 def needs_return(move: _Move, actions: Sequence[Action]) -> bool:

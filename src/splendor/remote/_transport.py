@@ -32,6 +32,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Final, Protocol, TypeVar
 
+from splendor.core.messages import short_repr
 from splendor.errors import EngineCrashedError, InvalidArgumentError
 from splendor.remote.messages import MAX_LINE
 
@@ -67,12 +68,14 @@ def command_argv(command: str | Sequence[str]) -> list[str]:
         try:
             argv = shlex.split(command)
         except ValueError as error:
-            raise InvalidArgumentError(f"cannot read the command {command!r}: {error}") from None
+            raise InvalidArgumentError(
+                f"cannot read the command {short_repr(command)}: {error}"
+            ) from None
     elif isinstance(command, Sequence) and all(isinstance(part, str) for part in command):
         argv = list(command)
     else:
         raise InvalidArgumentError(
-            f"an engine's command is a str or a sequence of str, got {command!r}"
+            f"an engine's command is a str or a sequence of str, got {short_repr(command)}"
         )
     if not argv:
         raise InvalidArgumentError("an engine's command is empty")
@@ -86,7 +89,9 @@ def check_seconds(what: str, value: object, *, below: float = float("inf")) -> f
         InvalidArgumentError: for anything else (a bool included).
     """
     if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value < below:
-        raise InvalidArgumentError(f"{what} must be a positive number of seconds, got {value!r}")
+        raise InvalidArgumentError(
+            f"{what} must be a positive number of seconds, got {short_repr(value)}"
+        )
     return float(value)
 
 
@@ -258,7 +263,7 @@ class ProcessTransport(Transport):
         except OSError as error:
             transport._exit.set_result(-1)
             raise EngineCrashedError(
-                f"cannot start engine {argv[0]!r}: {error.strerror or error}"
+                f"cannot start engine {short_repr(argv[0])}: {error.strerror or error}"
             ) from None
         transport._pipes = pipes
         transport._pid = pipes.get_pid()
@@ -479,7 +484,7 @@ class LoopThread:
         """
         if self.loop.is_closed():
             coroutine.close()
-            raise EngineCrashedError(f"engine {name!r} is closed")
+            raise EngineCrashedError(f"engine {short_repr(name)} is closed")
         future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
         try:
             return future.result()

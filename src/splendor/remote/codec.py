@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 from splendor.core.actions import Action
 from splendor.core.components import CARDS, NOBLES
 from splendor.core.legal import legal_actions
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError, ProtocolError, SplendorError
@@ -187,7 +188,7 @@ def _data(message: HostMessage | EngineMessage) -> dict[str, object]:
         if message.id is not None:
             data["id"] = message.id
         return data
-    raise InvalidArgumentError(f"not a message of the bot protocol: {message!r}")
+    raise InvalidArgumentError(f"not a message of the bot protocol: {short_repr(message)}")
 
 
 _SIMPLE: Final[Mapping[type, str]] = {
@@ -215,7 +216,9 @@ def encode(message: HostMessage | EngineMessage) -> bytes:
             _data(message), separators=(",", ":"), ensure_ascii=False, allow_nan=False
         )
     except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"cannot write {message!r} as JSON: {error}") from error
+        raise InvalidArgumentError(
+            f"cannot write {short_repr(message)} as JSON: {error}"
+        ) from error
     line = text.encode("utf-8") + b"\n"
     if len(line) > MAX_LINE:
         raise ProtocolError(
@@ -364,7 +367,7 @@ def _load(line: bytes | str) -> tuple[str, dict[str, object]]:
     except MalformedJsonError as error:
         shown = raw[:40].decode("utf-8", "replace")
         raise ProtocolError(
-            f"the line is not JSON ({_short(error)}): {shown!r}", code="malformed"
+            f"the line is not JSON ({_short(error)}): {short_repr(shown)}", code="malformed"
         ) from None
     if not isinstance(data, dict):
         raise ProtocolError(
@@ -383,7 +386,9 @@ def _short(error: BaseException) -> str:
 
 def _unknown(kind: str, side: str) -> ProtocolError:
     shown = kind if len(kind) <= 40 else kind[:37] + "..."
-    return ProtocolError(f"unknown message type {shown!r} from the {side}", code="unknown-type")
+    return ProtocolError(
+        f"unknown message type {short_repr(shown)} from the {side}", code="unknown-type"
+    )
 
 
 def decode_host(line: bytes | str) -> HostMessage:
@@ -489,12 +494,13 @@ def _position(fields: _Fields) -> Position:
                 action = from_json(json.dumps(entry), Action)
             except SplendorError as error:
                 raise ProtocolError(
-                    f"position: the action {text!r} is not an action: {_short(error)}",
+                    f"position: the action {short_repr(text)} is not an action: {_short(error)}",
                     code="bad-position",
                 ) from None
             if action not in legal:
                 raise ProtocolError(
-                    f"position: the action {text!r} is not legal in the view", code="bad-position"
+                    f"position: the action {short_repr(text)} is not legal in the view",
+                    code="bad-position",
                 )
         actions.append(action)
     if len(set(actions)) != len(actions):

@@ -49,6 +49,7 @@ from types import TracebackType
 from typing import Final
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
@@ -121,9 +122,9 @@ async def open_engine_async(
     timeout = check_seconds("timeout", timeout)
     grace = check_seconds("grace", grace)
     if not isinstance(limit, Limit):
-        raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
+        raise InvalidArgumentError(f"limit must be a Limit, got {short_repr(limit)}")
     if name is not None and (not isinstance(name, str) or not name):
-        raise InvalidArgumentError(f"name must be a non-empty str or None, got {name!r}")
+        raise InvalidArgumentError(f"name must be a non-empty str or None, got {short_repr(name)}")
 
     async def process(receiver: Receiver) -> Transport:
         return await ProcessTransport.start(argv, receiver, cwd=cwd, env=env)
@@ -177,7 +178,7 @@ class Engine:
     @limit.setter
     def limit(self, limit: Limit) -> None:
         if not isinstance(limit, Limit):
-            raise InvalidArgumentError(f"limit must be a Limit, got {limit!r}")
+            raise InvalidArgumentError(f"limit must be a Limit, got {short_repr(limit)}")
         self._core.limit = limit
 
     @property

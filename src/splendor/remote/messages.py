@@ -23,6 +23,7 @@ from typing import Final, Literal, TypeAlias
 import attrs
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.rules import Rules
 from splendor.core.views import PlayerView
 from splendor.errors import InvalidArgumentError
@@ -97,7 +98,7 @@ def _refuse(message: str) -> InvalidArgumentError:
 def _check_seconds(what: str, value: object, *, positive: bool) -> None:
     if not is_number(value) or value < 0 or (positive and value == 0):
         sign = "positive" if positive else "non-negative"
-        raise _refuse(f"{what} must be a {sign} finite number of seconds, got {value!r}")
+        raise _refuse(f"{what} must be a {sign} finite number of seconds, got {short_repr(value)}")
 
 
 def _floats(values: Iterable[float]) -> tuple[float, ...]:
@@ -170,11 +171,11 @@ class Limit:
             _check_seconds("a move's time", self.time, positive=True)
         for what, count in (("iterations", self.iterations), ("nodes", self.nodes)):
             if count is not None and (not is_int(count) or not 1 <= count <= MAX_ID):
-                raise _refuse(f"{what} must be a positive int, got {count!r}")
+                raise _refuse(f"{what} must be a positive int, got {short_repr(count)}")
         if self.clock is not None and type(self.clock) is not Clock:
-            raise _refuse(f"clock must be a Clock or None, got {self.clock!r}")
+            raise _refuse(f"clock must be a Clock or None, got {short_repr(self.clock)}")
         if type(self.infinite) is not bool:
-            raise _refuse(f"infinite must be a bool, got {self.infinite!r}")
+            raise _refuse(f"infinite must be a bool, got {short_repr(self.infinite)}")
 
 
 @attrs.frozen
@@ -230,18 +231,18 @@ class Option:
 
     def __attrs_post_init__(self) -> None:
         if type(self.name) is not str or not self.name or len(self.name) > MAX_TEXT:
-            raise _refuse(f"an option's name must be a non-empty str, got {self.name!r}")
+            raise _refuse(f"an option's name must be a non-empty str, got {short_repr(self.name)}")
         if self.kind not in OPTION_KINDS:
             raise _refuse(
-                f"an option's kind is one of {', '.join(OPTION_KINDS)}, got {self.kind!r}"
+                f"an option's kind is one of {', '.join(OPTION_KINDS)}, got {short_repr(self.kind)}"
             )
         for bound in (self.min, self.max):
             if bound is not None and (self.kind not in ("int", "float") or not is_number(bound)):
-                raise _refuse(f"option {self.name!r}: only a number option has bounds")
+                raise _refuse(f"option {short_repr(self.name)}: only a number option has bounds")
         if any(type(choice) is not str for choice in self.choices):
-            raise _refuse(f"option {self.name!r}: choices must be str")
+            raise _refuse(f"option {short_repr(self.name)}: choices must be str")
         if self.kind == "choice" and not self.choices:
-            raise _refuse(f"option {self.name!r}: a choice option needs choices")
+            raise _refuse(f"option {short_repr(self.name)}: a choice option needs choices")
         self.check(self.default)
 
     def check(self, value: object) -> OptionValue:
@@ -261,11 +262,15 @@ class Option:
         }[kind]
         if not fits:
             wanted = f"one of {list(self.choices)}" if kind == "choice" else f"a {kind}"
-            raise _refuse(f"option {self.name!r} takes {wanted}, got {value!r}")
+            raise _refuse(f"option {short_repr(self.name)} takes {wanted}, got {short_repr(value)}")
         if self.min is not None and value < self.min:  # type: ignore[operator]  # a number here
-            raise _refuse(f"option {self.name!r} is at least {self.min}, got {value!r}")
+            raise _refuse(
+                f"option {short_repr(self.name)} is at least {self.min}, got {short_repr(value)}"
+            )
         if self.max is not None and value > self.max:  # type: ignore[operator]  # a number here
-            raise _refuse(f"option {self.name!r} is at most {self.max}, got {value!r}")
+            raise _refuse(
+                f"option {short_repr(self.name)} is at most {self.max}, got {short_repr(value)}"
+            )
         return value  # type: ignore[return-value]  # checked above to be an option value
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import BinaryIO, Final, Protocol, runtime_checkable
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.views import PlayerView
 from splendor.errors import ProtocolError, SplendorError
 from splendor.formats.notation import format_action, format_line
@@ -247,7 +248,7 @@ class _Session:
     def _set(self, message: SetOption) -> list[EngineMessage]:
         option = self.options.get(message.name)
         if option is None:
-            return [ErrorMessage("bad-field", _cut(f"no option named {message.name!r}"))]
+            return [ErrorMessage("bad-field", _cut(f"no option named {short_repr(message.name)}"))]
         try:
             value = option.check(message.value)
         except SplendorError as error:

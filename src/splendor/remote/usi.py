@@ -54,6 +54,7 @@ from typing import Final, TypeVar
 import attrs
 
 from splendor.core.actions import Action
+from splendor.core.messages import short_repr
 from splendor.core.views import PlayerView
 from splendor.errors import (
     EngineCrashedError,
@@ -309,10 +310,10 @@ class UsiEngine:
         text = ("true" if value else "false") if isinstance(value, bool) else str(value)
         if type(option) is not str or option not in self.options:
             raise InvalidArgumentError(
-                f"the engine has no option {option!r}; it has {sorted(self.options)}"
+                f"the engine has no option {short_repr(option)}; it has {sorted(self.options)}"
             )
         if "\n" in text or "\r" in text:
-            raise InvalidArgumentError(f"an option's value is one line, got {text!r}")
+            raise InvalidArgumentError(f"an option's value is one line, got {short_repr(text)}")
         self._lines.send(f"setoption name {option} value {text}")
 
     async def _ready(self, deadline: float) -> None:
@@ -350,7 +351,10 @@ class UsiEngine:
                 answer = await self._best(after)
                 given_back = read_move(answer)
                 if given_back.kind != "return" or given_back.tokens.total != 1:
-                    raise NotationError(f"expected return:<colour> after {text!r}, got {answer!r}")
+                    raise NotationError(
+                        f"expected return:<colour> after {short_repr(text)}, got "
+                        f"{short_repr(answer)}"
+                    )
                 move = attrs.evolve(move, returned=given_back.tokens)
                 text = f"{text} then {answer}"
             return match_move(move, view, actions, text)
@@ -426,7 +430,7 @@ def open_usi_engine(
         check_seconds(what, value, below=1e9)
     if own_blind not in ("id", "marked", "hidden"):
         raise InvalidArgumentError(
-            f"own_blind must be 'id', 'marked' or 'hidden', got {own_blind!r}"
+            f"own_blind must be 'id', 'marked' or 'hidden', got {short_repr(own_blind)}"
         )
     loop = LoopThread()
     lines = _UsiLines()
