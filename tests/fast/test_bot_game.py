@@ -415,7 +415,7 @@ class Meddling(random.Random):
         for _ in range(40):  # enough listings to make the game's buffer grow
             if game.is_over:  # type: ignore[attr-defined]
                 break
-            game.play(game.moves() - 1)  # type: ignore[attr-defined]
+            game.play(game.action_count() - 1)  # type: ignore[attr-defined]
         return super().choice(seq)
 
 

@@ -108,7 +108,7 @@ def test_action_and_play_follow_legal_actions(impl: ModuleType) -> None:
     game = impl.Game.from_state(state)
     for turn in range(60):
         actions = legal_actions(state)
-        assert game.moves() == len(actions)
+        assert game.action_count() == len(actions)
         assert game.actions() == actions
         assert game.action(0) == actions[0]
         assert game.action(-1) == actions[-1]
@@ -122,14 +122,14 @@ def test_action_and_play_follow_legal_actions(impl: ModuleType) -> None:
 @pytest.mark.parametrize("bad", [30, -31, 2**70, -(2**70)])
 def test_an_index_out_of_range_raises_and_changes_nothing(impl: ModuleType, bad: int) -> None:
     game = impl.Game.new(2, seed=1)
-    assert game.moves() == 30
+    assert game.action_count() == 30
     before = game.state()
     with pytest.raises(InvalidArgumentError, match="out of range"):
         game.play(bad)
     with pytest.raises(InvalidArgumentError, match="out of range"):
         game.action(bad)
     assert game.state() == before
-    assert game.moves() == 30
+    assert game.action_count() == 30
     game.play(29)  # the last one is fine
     assert game.turn == 1
 
@@ -160,7 +160,7 @@ def test_a_finished_game_has_no_moves(impl: ModuleType) -> None:
     game = impl.Game.from_state(state)
     assert game.is_over
     assert game.winners == state.winners != ()
-    assert game.moves() == 0
+    assert game.action_count() == 0
     assert game.actions() == ()
     with pytest.raises(IllegalActionError, match="over"):
         game.play(0)
@@ -291,7 +291,7 @@ def test_the_kernel_refuses_numbers_beyond_its_range() -> None:
     with pytest.raises(InvalidArgumentError, match="255 tokens"):
         kernel.random_playouts(many, 1, seed=1)
     # The pure fallback plays them.
-    assert fast_pure.Game.from_state(many).moves() > 0
+    assert fast_pure.Game.from_state(many).action_count() > 0
 
 
 def test_the_kernel_state_is_small() -> None:

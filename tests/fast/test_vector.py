@@ -324,21 +324,21 @@ def test_random_codes_of_no_rows_are_empty() -> None:
 
 
 @pytest.mark.parametrize("use_kernel", [False, True])
-def test_copy_false_writes_the_same_arrays_with_the_same_values(
+def test_copy_arrays_false_writes_the_same_arrays_with_the_same_values(
     use_kernel: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if use_kernel and not fast.COMPILED:
         pytest.skip("the compiled kernel is not built")
     monkeypatch.setattr(VectorEnv, "_use_kernel", use_kernel)
     fresh = VectorEnv(16, 3, seed=9, max_turns=30)
-    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
-    assert fresh.copy
-    assert not reused.copy
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy_arrays=False)
+    assert fresh.copy_arrays
+    assert not reused.copy_arrays
     first = fresh.reset()
     again = reused.reset()
     kept = reused.reset()  # a second reset writes into the same arrays
     assert all(a is b for a, b in zip(again, kept, strict=True))
-    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy_arrays=False)
     again = reused.reset()
     for i in range(3):
         assert np.array_equal(first[i], again[i])
@@ -363,9 +363,9 @@ def test_copy_false_writes_the_same_arrays_with_the_same_values(
     assert set(arrays) == {5}  # obs, masks, rewards, dones, seats: the same five objects
 
 
-def test_copy_must_be_a_bool() -> None:
-    with pytest.raises(InvalidArgumentError, match="copy must be a bool"):
-        VectorEnv(2, 2, seed=1, copy=1)  # type: ignore[arg-type]  # a bad argument on purpose
+def test_copy_arrays_must_be_a_bool() -> None:
+    with pytest.raises(InvalidArgumentError, match="copy_arrays must be a bool"):
+        VectorEnv(2, 2, seed=1, copy_arrays=1)  # type: ignore[arg-type]  # a bad argument on purpose
 
 
 @pytest.mark.parametrize("rng", [None, 3, np.random.RandomState(0)])

@@ -24,7 +24,7 @@ without it.
 
 >>> from splendor.fast import Game
 >>> game = Game.new(2, seed=1)
->>> game.moves(), str(game.action(0))
+>>> game.action_count(), str(game.action(0))
 (30, 'take 1W 1B 1G')
 >>> game.play(0)
 >>> game.current_player, game.state().players[0].tokens

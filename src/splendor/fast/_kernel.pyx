@@ -467,7 +467,7 @@ cdef class Game:
         return game
 
     @classmethod
-    def new(cls, players, *, seed, rules=None):
+    def new(cls, players, *, seed=None, rules=None):
         state = new_game(players, seed=seed, rules=rules)
         cdef Game game = Game.__new__(cls)
         load(&game.s, state)
@@ -583,7 +583,7 @@ cdef class Game:
         return i + n if i < 0 else i
 
     @cython.always_allow_keywords(False)
-    def moves(self):
+    def action_count(self):
         self._enter()
         try:
             return self._count()

@@ -114,7 +114,7 @@ class Game(_Base):
     """A game in progress, played in place: at C speed when :data:`~splendor.fast.COMPILED`.
 
     Make one with :meth:`~splendor.fast.reference.Game.from_state` or
-    :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.moves`
+    :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.action_count`
     counts the legal actions, in the order of :func:`splendor.legal_actions`;
     :meth:`~splendor.fast.reference.Game.action` gives one as an action value and
     :meth:`~splendor.fast.reference.Game.play` plays it by its index, in place.
@@ -131,7 +131,7 @@ class Game(_Base):
       :class:`~splendor.InvalidStateError`. The state is read once (an
       instance of a subclass is copied into a plain GameState, which is
       checked and played).
-    - ``Game.new(players, *, seed, rules=None)``: the game
+    - ``Game.new(players, *, seed=None, rules=None)``: the game
       :func:`splendor.new_game` deals for the same arguments.
     - ``state()``: the current :class:`~splendor.GameState`.
     - ``copy()``: an independent copy (also ``copy.copy``; a game pickles as
@@ -141,7 +141,7 @@ class Game(_Base):
 
     **The rules** (:func:`splendor.legal_actions` and :func:`splendor.apply`):
 
-    - ``moves()``: the number of legal actions (0 once the game is over).
+    - ``action_count()``: the number of legal actions (0 once the game is over).
     - ``action(i)``: ``legal_actions(game.state())[i]``; ``actions()``: all.
     - ``play(i)``: play action ``i`` in place. An index that is not an int
       or is out of range raises :class:`~splendor.InvalidArgumentError`, and

@@ -9,7 +9,7 @@ the same seed (both draw from :class:`SplitMix64` the same way). It can also
 be imported directly, to compare the two.
 
 >>> game = Game.new(2, seed=1)
->>> game.moves(), str(game.action(0))
+>>> game.action_count(), str(game.action(0))
 (30, 'take 1W 1B 1G')
 """
 
@@ -325,8 +325,11 @@ class Game:
         return cls._of(plain)
 
     @classmethod
-    def new(cls, players: int, *, seed: int | None, rules: Rules | None = None) -> Self:
-        """A new game, dealt as :func:`splendor.new_game` deals it for the same arguments."""
+    def new(cls, players: int, *, seed: int | None = None, rules: Rules | None = None) -> Self:
+        """A new game, dealt as :func:`splendor.new_game` deals it for the same arguments.
+
+        As there, ``seed=None`` (the default) deals from a fresh random seed.
+        """
         return cls._of(new_game(players, seed=seed, rules=rules))
 
     def state(self) -> GameState:
@@ -406,7 +409,7 @@ class Game:
         return i + n if i < 0 else i
 
     @_exclusive
-    def moves(self) -> int:
+    def action_count(self) -> int:
         """The number of legal actions (0 once the game is over)."""
         return len(self._listing())
 
