@@ -379,3 +379,7 @@ def test_the_packages_submodules_import_by_name_from_it() -> None:
         module = importlib.import_module(f"splendor.fast.{name}")
         assert getattr(fast, name) is module, name
     assert fast.Game is importlib.import_module("splendor.fast.game").Game
+
+
+def test_a_new_game_without_a_seed_deals_from_a_fresh_one(impl: ModuleType) -> None:
+    assert impl.Game.new(2).state() != impl.Game.new(2).state()

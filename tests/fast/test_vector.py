@@ -118,6 +118,33 @@ def test_max_turns_cuts_a_game_short_without_reward() -> None:
     assert not rewards.any()
 
 
+def test_a_step_names_its_fields_and_splits_dones_into_terminated_and_truncated() -> None:
+    env = VectorEnv(4, 2, seed=3, max_turns=2)
+    rng = np.random.default_rng(3)
+    _, masks, _ = env.reset()
+    ended = terminated = truncated = 0
+    for _ in range(400):
+        step = env.step(random_codes(masks, rng))
+        obs, masks, rewards, dones, seats = step  # unpacks as a tuple of five
+        assert isinstance(step, tuple) and len(step) == 5
+        assert step.observations is obs and step.action_masks is masks
+        assert step.rewards is rewards and step.dones is dones and step.current_players is seats
+        assert step.truncated.tolist() == env.truncated.tolist()
+        assert (step.dones == (step.terminated | step.truncated)).all()
+        assert not (step.terminated & step.truncated).any()
+        assert not step.rewards[step.truncated].any()
+        ended += int(dones.sum())
+        terminated += int(step.terminated.sum())
+        truncated += int(step.truncated.sum())
+    assert ended == terminated + truncated and truncated > 0
+    assert "truncated=" in repr(step)
+
+
+def test_without_a_seed_each_env_deals_from_a_fresh_one() -> None:
+    deals = [VectorEnv(2, 2).reset()[0] for _ in range(2)]
+    assert not np.array_equal(deals[0], deals[1])
+
+
 def _run(env: VectorEnv, steps: int, seed: int) -> list[npt.NDArray[np.generic]]:
     rng = np.random.default_rng(seed)
     out: list[npt.NDArray[np.generic]] = []
