@@ -126,9 +126,11 @@ def test_a_step_names_its_fields_and_splits_dones_into_terminated_and_truncated(
     for _ in range(400):
         step = env.step(random_codes(masks, rng))
         obs, masks, rewards, dones, seats = step  # unpacks as a tuple of five
-        assert isinstance(step, tuple) and len(step) == 5
-        assert step.observations is obs and step.action_masks is masks
-        assert step.rewards is rewards and step.dones is dones and step.current_players is seats
+        assert isinstance(step, tuple)
+        assert len(step) == 5
+        fields = (step.observations, step.action_masks, step.rewards, step.dones)
+        assert all(a is b for a, b in zip(fields, (obs, masks, rewards, dones), strict=True))
+        assert step.current_players is seats
         assert step.truncated.tolist() == env.truncated.tolist()
         assert (step.dones == (step.terminated | step.truncated)).all()
         assert not (step.terminated & step.truncated).any()
@@ -136,7 +138,8 @@ def test_a_step_names_its_fields_and_splits_dones_into_terminated_and_truncated(
         ended += int(dones.sum())
         terminated += int(step.terminated.sum())
         truncated += int(step.truncated.sum())
-    assert ended == terminated + truncated and truncated > 0
+    assert ended == terminated + truncated
+    assert truncated > 0
     assert "truncated=" in repr(step)
 
 
