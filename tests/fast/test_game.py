@@ -246,7 +246,6 @@ def test_playouts_from_a_finished_game(impl: ModuleType) -> None:
         ({"games": True}, "games"),
         ({"games": 1.5}, "games"),
         ({"seed": "1"}, "seed"),
-        ({"seed": None}, "seed"),
         ({"max_turns": -1}, "max_turns"),
         ({"max_turns": 2.0}, "max_turns"),
     ],
@@ -383,3 +382,14 @@ def test_the_packages_submodules_import_by_name_from_it() -> None:
 
 def test_a_new_game_without_a_seed_deals_from_a_fresh_one(impl: ModuleType) -> None:
     assert impl.Game.new(2).state() != impl.Game.new(2).state()
+
+
+def test_playouts_without_a_seed_draw_a_fresh_one(impl: ModuleType) -> None:
+    start = impl.Game.new(2, seed=1)
+    ends = set()
+    for _ in range(4):
+        game = start.copy()
+        game.play_random()
+        ends.add(game.state())
+    assert len(ends) > 1
+    assert impl.random_playouts(start, 3).games == 3

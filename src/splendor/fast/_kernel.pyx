@@ -638,8 +638,8 @@ cdef class Game:
         self.decided = False
         return 0
 
-    def play_random(self, seed, max_turns=None):
-        cdef uint64_t x = _seed(seed)
+    def play_random(self, seed=None, max_turns=None):
+        cdef uint64_t x = _seed(_reference.fresh_seed() if seed is None else seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
         cdef Move m
@@ -957,7 +957,7 @@ cdef int64_t _most_turns(max_turns) except? -1:
     return min(_as_int(max_turns), MOST_TURNS)
 
 
-def random_playouts(start, games, *, seed, max_turns=None):
+def random_playouts(start, games, *, seed=None, max_turns=None):
     """Play ``games`` random games from ``start`` (see :func:`splendor.fast.random_playouts`)."""
     cdef KState origin
     cdef KState s
@@ -977,7 +977,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
             f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
         )
     games = _reference._games(games)
-    cdef uint64_t x = _seed(seed)
+    cdef uint64_t x = _seed(_reference.fresh_seed() if seed is None else seed)
     cdef int64_t most = _most_turns(max_turns)
     cdef int64_t count = games
     cdef int64_t g, turns, total = 0, unfinished = 0

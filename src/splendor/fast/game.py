@@ -147,7 +147,7 @@ class Game(_Base):
       or is out of range raises :class:`~splendor.InvalidArgumentError`, and
       :class:`~splendor.IllegalActionError` once the game is over; the game
       is then unchanged. Negative indices count from the end, as in a tuple.
-    - ``play_random(seed, max_turns=None)``: play uniformly random actions
+    - ``play_random(seed=None, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`~splendor.fast.random_playouts` draws them; returns the turns played.
 
@@ -194,7 +194,7 @@ class Game(_Base):
 
 
 def random_playouts(
-    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+    start: GameState | Game, games: int, *, seed: int | None = None, max_turns: int | None = None
 ) -> Playouts:
     """Play ``games`` uniformly random games to their end from ``start``.
 
@@ -208,7 +208,9 @@ def random_playouts(
         start: a :class:`~splendor.GameState` (checked with
             :func:`splendor.check_state`) or a :class:`Game` (left as it is).
         games: the number of games to play, 0 to 2**62.
-        seed: the seed of the generator (any int, taken mod 2**64).
+        seed: the seed of the generator (any int, taken mod 2**64), or
+            ``None`` (the default) for a fresh random one drawn from
+            :mod:`secrets`, as :func:`splendor.new_game` does.
         max_turns: stop a game after this many turns (it then counts as
             unfinished); ``None`` plays every game to its end. Under house
             rules where no card can be bought, a game may never end: the
