@@ -5,7 +5,7 @@ For each player count (2, 3 and 4 by default) it measures:
 - ``playouts``: :func:`splendor.fast.random_playouts`, whole random games played
   inside the kernel: turns/s and games/s (the first call of the process is
   reported as ``cold``);
-- ``driven``: a Python loop of ``game.moves()`` then ``game.play(i)`` with a
+- ``driven``: a Python loop of ``game.action_count()`` then ``game.play(i)`` with a
   random ``i`` (``random.Random.randrange``) on copies of a dealt game: turns/s;
 - ``driven, int(random() * n)``: the same loop with the index drawn as
   ``int(random() * n)``, whose Python cost is a fraction of ``randrange``'s
@@ -60,7 +60,7 @@ def _driven(game: fast.Game, games: int, seed: int) -> int:
     for _ in range(games):
         g = game.copy()
         while not g.is_over:
-            g.play(randrange(g.moves()))
+            g.play(randrange(g.action_count()))
             turns += 1
     return turns
 
@@ -71,7 +71,7 @@ def _driven_cheap(game: fast.Game, games: int, seed: int) -> int:
     for _ in range(games):
         g = game.copy()
         while not g.is_over:
-            g.play(int(draw() * g.moves()))
+            g.play(int(draw() * g.action_count()))
             turns += 1
     return turns
 
@@ -186,7 +186,7 @@ def main() -> int:
     print(f"\n{'operation (2 players, turn 40)':<34} {'us wall':>9} {'us CPU':>9}")
     for label, work, calls in (
         ("copy()", mid.copy, 200_000),
-        ("moves() after a copy", lambda: mid.copy().moves(), 100_000),
+        ("action_count() after a copy", lambda: mid.copy().action_count(), 100_000),
         ("state()", mid.state, 5_000),
         ("Game.from_state(state)", lambda: fast.Game.from_state(mid_state), 5_000),
         ("Game.new(2, seed=...)", lambda: fast.Game.new(2, seed=1), 5_000),

@@ -6,7 +6,7 @@ decision steps per second (one step of the whole batch is ``--envs``
 decision steps) of ``step()`` alone (the drawing of the codes, the agent's
 work, is left out), per second of wall-clock time and per second of CPU
 time of this process; then per CPU second with the drawing counted. The
-same for a VectorEnv made with ``copy=False`` (the same arrays written at
+same for a VectorEnv made with ``copy_arrays=False`` (the same arrays written at
 every step); then the steps with the codes drawn by the recipe ``(masks +
 rng.random(masks.shape)).argmax(axis=1)``, drawing counted. Needs
 the ``[rl]`` extra. Run ``python benchmarks/bench_vector.py --help``.
@@ -14,7 +14,7 @@ the ``[rl]`` extra. Run ``python benchmarks/bench_vector.py --help``.
 ``--against SRC`` compares two builds in one run (see ``alternate.py``):
 ``SRC`` is the ``src`` folder of another checkout with its kernel built in
 place. Each of ``--rounds`` rounds measures ``step()`` per CPU second, with
-and without the drawing and with ``copy=False``, once in a fresh process of
+and without the drawing and with ``copy_arrays=False``, once in a fresh process of
 each build, alternately, and the medians are printed side by side.
 
 numpy's BLAS is held to one thread (``OPENBLAS_NUM_THREADS=1`` unless set):
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         f"{'players':>7} {'envs':>6} {'step/s wall':>12} {'step/s cpu':>12} "
-        f"{'+random_codes':>14} {'copy=False':>12} {'+random_codes':>14} "
+        f"{'+random_codes':>14} {'reused':>12} {'+random_codes':>14} "
         f"{'+argmax recipe':>15} {'reset s':>8}"
     )
     for players in args.players:
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         env.reset()
         reset = time.perf_counter() - start
         wall, cpu, with_codes = _run(env, args.steps, fast.random_codes)
-        reused = fast.VectorEnv(args.envs, players, seed=1, copy=False)
+        reused = fast.VectorEnv(args.envs, players, seed=1, copy_arrays=False)
         _, cpu_reused, with_codes_reused = _run(reused, args.steps, fast.random_codes)
         _, _, with_recipe = _run(env, args.steps, _recipe)
         steps = args.steps * args.envs
@@ -92,11 +92,11 @@ def _round(args: argparse.Namespace) -> dict[str, float]:
     for players in args.players:
         env = fast.VectorEnv(args.envs, players, seed=1)
         _, cpu, with_codes = _run(env, args.steps, fast.random_codes)
-        reused = fast.VectorEnv(args.envs, players, seed=1, copy=False)
+        reused = fast.VectorEnv(args.envs, players, seed=1, copy_arrays=False)
         _, cpu_reused, _ = _run(reused, args.steps, fast.random_codes)
         found[f"{players} step()"] = steps / cpu
         found[f"{players} step() + random_codes"] = steps / with_codes
-        found[f"{players} copy=False step()"] = steps / cpu_reused
+        found[f"{players} copy_arrays=False step()"] = steps / cpu_reused
     return found
 
 

@@ -61,6 +61,7 @@ nitpicky = True
 # they cannot link anywhere; they are the only references left unresolved.
 nitpick_ignore = [
     ("py:class", "splendor.core._table_fields.TableAccessors"),  # base of GameState and PlayerView
+    ("py:class", "splendor.core._table_fields.HoldingsAccessors"),  # of PlayerState, PublicPlayer
     ("py:class", "splendor.remote._transport.LoopThread"),  # the loop of Engine and UsiEngine
     ("py:class", "collections.abc.Mapping"),  # base class of Tokens
     ("py:class", "collections.abc.Sequence"),  # return type of legal_actions

@@ -5,7 +5,7 @@ A seeded random game is played on both side by side by
 list exactly :func:`splendor.legal_actions` (the same actions in the same
 order), agree on the end of the game and its winners, and playing each
 action on a copy must give exactly the state :func:`splendor.apply` gives.
-Besides, its count of the actions (``moves()``) must be the length of its
+Besides, its count of the actions (``action_count()``) must be the length of its
 listing. The default test run checks a sample (``tests/fast/test_diff.py``);
 ``nox -s kernel-diff`` runs this module as a script over a million states or
 more::
@@ -44,7 +44,7 @@ class FastGame(Protocol):
 
     def actions(self) -> tuple[Action, ...]: ...
 
-    def moves(self) -> int: ...
+    def action_count(self) -> int: ...
 
     def copy(self) -> FastGame: ...
 
@@ -63,7 +63,7 @@ class CountError(AssertionError):
 
 @attrs.frozen
 class Counted:
-    """A game of :mod:`splendor.fast` whose listing is checked against its ``moves()`` too.
+    """A game of :mod:`splendor.fast` whose listing is checked against its ``action_count()`` too.
 
     The games played on copies, for the successor states, are the
     implementation's own.
@@ -86,15 +86,15 @@ class Counted:
         return self.game.state()
 
     def actions(self) -> tuple[Action, ...]:
-        """The game's listing, once its length is checked against ``moves()``.
+        """The game's listing, once its length is checked against ``action_count()``.
 
         Raises:
             CountError: when they differ.
         """
-        counted = self.game.moves()  # counted before the listing, then by it
+        counted = self.game.action_count()  # counted before the listing, then by it
         actions = self.game.actions()
-        if counted != len(actions) or self.game.moves() != len(actions):
-            raise CountError(f"moves() counts {counted}, actions() lists {len(actions)}")
+        if counted != len(actions) or self.game.action_count() != len(actions):
+            raise CountError(f"action_count() counts {counted}, actions() lists {len(actions)}")
         return actions
 
     def copy(self) -> EngineGame:

@@ -210,7 +210,7 @@ def greedy_games(players: int, seeds: range, keep: float) -> Shard:
             if rng.random() < keep:
                 recorder.record(game, seed)
             if rng.random() < randomness:
-                game.play(rng.randrange(game.moves()))
+                game.play(rng.randrange(game.action_count()))
             else:
                 game.play(game.greedy_choice(rng))
         recorder.finish(seed, start, game)
@@ -237,7 +237,7 @@ def search_games(players: int, seeds: range, keep: float) -> Shard:
                 recorder.record(game, seed)
             bot = bots[game.current_player]
             if rng.random() < randomness:
-                game.play(rng.randrange(game.moves()))
+                game.play(rng.randrange(game.action_count()))
             elif bot is None:
                 game.play(game.greedy_choice(rng))
             else:
@@ -265,7 +265,7 @@ def strong_games(players: int, seeds: range, keep: float) -> Shard:
             if rng.random() < keep:
                 recorder.record(game, seed)
             if rng.random() < randomness:
-                game.play(rng.randrange(game.moves()))
+                game.play(rng.randrange(game.action_count()))
             else:
                 actions = game.actions()
                 seen = splendor.view(game.state(), game.current_player)

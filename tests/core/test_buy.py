@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from splendor import (
@@ -10,9 +12,12 @@ from splendor import (
     GameState,
     Gem,
     IllegalActionError,
+    RandomBot,
     Tokens,
     apply,
     legal_actions,
+    new_game,
+    view,
 )
 from tests.builders import bonus_cards, card, deal, toks, with_deck, with_player, with_row
 
@@ -231,3 +236,35 @@ def test_buy_gives_no_gold_and_moves_no_other_token() -> None:
     after = apply(state, Buy(CHEAP))
     assert after.players[0].tokens == toks("2W")
     assert after.bank[Gem.GOLD] == state.bank[Gem.GOLD]
+
+
+# What a player can afford (PlayerState.can_afford, PlayerState.missing).
+
+
+def test_missing_counts_each_colour_short_after_bonuses_and_tokens() -> None:
+    player = _ready("1R", bonuses="1K").players[0]
+    assert player.missing(CHEAP) == toks("1R")  # 2R 1K: 1 red token, 1 black bonus
+    assert player.missing(DEAR) == toks("6K")
+    assert not player.can_afford(CHEAP)
+
+
+def test_gold_covers_what_is_missing() -> None:
+    player = _ready("1R 1Y", bonuses="1K").players[0]
+    assert player.missing(CHEAP) == toks("1R")
+    assert player.can_afford(CHEAP)
+    assert not player.can_afford(DEAR)
+
+
+def test_can_afford_is_whether_a_buy_of_the_card_is_listed() -> None:
+    bot = RandomBot()
+    for seed in range(6):
+        state, rng = new_game(2 + seed % 3, seed=seed), random.Random(seed)
+        while not state.is_over and state.turn < 60:
+            player = state.player
+            listed = {a.card for a in legal_actions(state) if isinstance(a, Buy)}
+            open_cards = [c for row in state.board for c in row if c] + list(player.reserved)
+            assert {c for c in open_cards if player.can_afford(c)} == listed
+            public = view(state, None).players[state.current_player]
+            assert all(public.can_afford(c) == player.can_afford(c) for c in open_cards)
+            seat_view = view(state, state.current_player)
+            state = apply(state, bot(seat_view, legal_actions(seat_view), rng))

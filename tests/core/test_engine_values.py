@@ -82,6 +82,21 @@ def test_equal_tokens_hash_alike_and_compare_by_counts() -> None:
 # Bounded numbers.
 
 
+def test_each_colour_reads_as_an_attribute_as_it_is_written() -> None:
+    tokens = Tokens(white=1, blue=2, green=3, red=4, black=5, gold=6)
+    read = (tokens.white, tokens.blue, tokens.green, tokens.red, tokens.black, tokens.gold)
+    assert read == (1, 2, 3, 4, 5, 6) == tuple(tokens[gem] for gem in GEMS)
+    assert (Tokens().white, Tokens.of(Gem.GOLD).gold) == (0, 1)
+
+
+def test_the_colour_attributes_are_read_only() -> None:
+    tokens = Tokens(red=1)
+    with pytest.raises(AttributeError):
+        tokens.red = 2  # type: ignore[misc]  # the point: a property has no setter
+    assert tokens == Tokens(red=1)
+    assert hash(tokens) == hash(Tokens(red=1))
+
+
 def test_token_counts_are_bounded() -> None:
     assert Tokens(red=MAX_COUNT)[Gem.RED] == MAX_COUNT
     with pytest.raises(InvalidArgumentError, match=r"from 0 to 1,000,000,000, got red=1000000001"):

@@ -13,7 +13,7 @@ from splendor.fast import Game
 def _played(turns: int) -> Game:
     game = Game.new(3, seed=5)
     for _ in range(turns):
-        game.play(game.moves() // 2)
+        game.play(game.action_count() // 2)
     return game
 
 

@@ -415,7 +415,7 @@ class Meddling(random.Random):
         for _ in range(40):  # enough listings to make the game's buffer grow
             if game.is_over:  # type: ignore[attr-defined]
                 break
-            game.play(game.moves() - 1)  # type: ignore[attr-defined]
+            game.play(game.action_count() - 1)  # type: ignore[attr-defined]
         return super().choice(seq)
 
 
@@ -572,3 +572,8 @@ def test_an_index_or_code_whose_index_is_broken_gets_the_librarys_error(name: st
     assert game.pending_codes == ()
     with pytest.raises(EncodingError, match=r"prefix\[0\] is not an int code"):
         legal_codes(game.state(), [BrokenIndex()])  # type: ignore[list-item]  # on purpose
+
+
+def test_play_bots_without_a_seed_deals_from_a_fresh_one() -> None:
+    games = [fast.play_bots(("greedy", "greedy"), bot_rngs(0, 2), max_turns=0)[0] for _ in range(2)]
+    assert games[0].state() != games[1].state()

@@ -273,4 +273,4 @@ def test_more_reserved_cards_than_the_encoding_has_codes_for(impl_name: str) -> 
         with pytest.raises(EncodingError, match="at most 5 reserved cards"):
             call()
     assert game.state() == state
-    assert game.moves() == len(legal_actions(state))  # whole actions still play
+    assert game.action_count() == len(legal_actions(state))  # whole actions still play

@@ -75,10 +75,10 @@ def test_a_count_that_is_not_the_listing_is_reported(from_state: GameMaker) -> N
         def __getattr__(self, name: str) -> Any:
             return getattr(self.game, name)
 
-        def moves(self) -> int:
-            return self.game.moves() + 1
+        def action_count(self) -> int:
+            return self.game.action_count() + 1
 
-    counts = r"moves\(\) counts 31, actions\(\) lists 30"
+    counts = r"action_count\(\) counts 31, actions\(\) lists 30"
     with pytest.raises(ConformanceError, match=counts) as info:
         check_game(lambda state: cast(FastGame, Miscounted(from_state(state))), 2, Rules(), seed=1)
     assert isinstance(info.value.__cause__, CountError)

@@ -160,4 +160,4 @@ def test_a_game_that_never_ends_can_be_interrupted(both: ModuleType, call: str) 
         signal.signal(signal.SIGALRM, previous)
     # The game is whole: where it stopped (the kernel plays in place) or where it was.
     check_state(game.state())
-    assert game.moves() > 0
+    assert game.action_count() > 0

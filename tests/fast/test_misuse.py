@@ -250,7 +250,7 @@ def _inside(game: Any) -> bool:
 def _every_call_refused(game: Any) -> list[str]:
     """Call every method that lists or plays; the outcome of each."""
     calls: list[Callable[[], object]] = [
-        game.moves,
+        game.action_count,
         game.actions,
         lambda: game.action(0),
         lambda: game.play(0),
@@ -342,7 +342,7 @@ def test_two_threads_using_one_game_get_the_librarys_error_or_correct_results(
             while len(history) <= plays:
                 try:
                     # Only this thread plays: the index stays in range.
-                    game.play(rng.randrange(game.moves()))
+                    game.play(rng.randrange(game.action_count()))
                 except ConcurrentUseError:
                     continue
                 history.append(game.state())
@@ -376,7 +376,7 @@ def test_a_generator_calling_the_game_it_draws_for_is_refused(both: ModuleType) 
 
     class Meddling(random.Random):
         def choice(self, seq: Any) -> Any:
-            game.moves()
+            game.action_count()
             return super().choice(seq)
 
     with pytest.raises(InvalidArgumentError, match="must not play on the game it draws for"):
@@ -384,7 +384,7 @@ def test_a_generator_calling_the_game_it_draws_for_is_refused(both: ModuleType) 
     with pytest.raises(InvalidArgumentError, match="must not play on the game it draws for"):
         game._play_bots((True, True), (Meddling(0), Meddling(1)), 10)
     assert game.turn == 0
-    assert game.moves() == len(legal_actions(game.state()))
+    assert game.action_count() == len(legal_actions(game.state()))
 
 
 def test_a_game_is_free_again_after_a_method_failed(both: ModuleType) -> None:
@@ -403,7 +403,7 @@ def test_a_game_is_free_again_after_a_method_failed(both: ModuleType) -> None:
 def _every_use(game: Any, fast: ModuleType) -> list[Callable[[], object]]:
     """Every method and property of ``game``, and ``random_playouts`` from it."""
     calls: list[Callable[[], object]] = [
-        game.moves,
+        game.action_count,
         lambda: game.action(0),
         game.actions,
         lambda: game.play(0),

@@ -118,6 +118,36 @@ def test_max_turns_cuts_a_game_short_without_reward() -> None:
     assert not rewards.any()
 
 
+def test_a_step_names_its_fields_and_splits_dones_into_terminated_and_truncated() -> None:
+    env = VectorEnv(4, 2, seed=3, max_turns=2)
+    rng = np.random.default_rng(3)
+    _, masks, _ = env.reset()
+    ended = terminated = truncated = 0
+    for _ in range(400):
+        step = env.step(random_codes(masks, rng))
+        obs, masks, rewards, dones, seats = step  # unpacks as a tuple of five
+        assert isinstance(step, tuple)
+        assert len(step) == 5
+        fields = (step.observations, step.action_masks, step.rewards, step.dones)
+        assert all(a is b for a, b in zip(fields, (obs, masks, rewards, dones), strict=True))
+        assert step.current_players is seats
+        assert step.truncated.tolist() == env.truncated.tolist()
+        assert (step.dones == (step.terminated | step.truncated)).all()
+        assert not (step.terminated & step.truncated).any()
+        assert not step.rewards[step.truncated].any()
+        ended += int(dones.sum())
+        terminated += int(step.terminated.sum())
+        truncated += int(step.truncated.sum())
+    assert ended == terminated + truncated
+    assert truncated > 0
+    assert "truncated=" in repr(step)
+
+
+def test_without_a_seed_each_env_deals_from_a_fresh_one() -> None:
+    deals = [VectorEnv(2, 2).reset()[0] for _ in range(2)]
+    assert not np.array_equal(deals[0], deals[1])
+
+
 def _run(env: VectorEnv, steps: int, seed: int) -> list[npt.NDArray[np.generic]]:
     rng = np.random.default_rng(seed)
     out: list[npt.NDArray[np.generic]] = []
@@ -324,21 +354,21 @@ def test_random_codes_of_no_rows_are_empty() -> None:
 
 
 @pytest.mark.parametrize("use_kernel", [False, True])
-def test_copy_false_writes_the_same_arrays_with_the_same_values(
+def test_copy_arrays_false_writes_the_same_arrays_with_the_same_values(
     use_kernel: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if use_kernel and not fast.COMPILED:
         pytest.skip("the compiled kernel is not built")
     monkeypatch.setattr(VectorEnv, "_use_kernel", use_kernel)
     fresh = VectorEnv(16, 3, seed=9, max_turns=30)
-    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
-    assert fresh.copy
-    assert not reused.copy
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy_arrays=False)
+    assert fresh.copy_arrays
+    assert not reused.copy_arrays
     first = fresh.reset()
     again = reused.reset()
     kept = reused.reset()  # a second reset writes into the same arrays
     assert all(a is b for a, b in zip(again, kept, strict=True))
-    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy=False)
+    reused = VectorEnv(16, 3, seed=9, max_turns=30, copy_arrays=False)
     again = reused.reset()
     for i in range(3):
         assert np.array_equal(first[i], again[i])
@@ -363,9 +393,9 @@ def test_copy_false_writes_the_same_arrays_with_the_same_values(
     assert set(arrays) == {5}  # obs, masks, rewards, dones, seats: the same five objects
 
 
-def test_copy_must_be_a_bool() -> None:
-    with pytest.raises(InvalidArgumentError, match="copy must be a bool"):
-        VectorEnv(2, 2, seed=1, copy=1)  # type: ignore[arg-type]  # a bad argument on purpose
+def test_copy_arrays_must_be_a_bool() -> None:
+    with pytest.raises(InvalidArgumentError, match="copy_arrays must be a bool"):
+        VectorEnv(2, 2, seed=1, copy_arrays=1)  # type: ignore[arg-type]  # a bad argument on purpose
 
 
 @pytest.mark.parametrize("rng", [None, 3, np.random.RandomState(0)])

@@ -27,7 +27,7 @@ def _states(players: int, seed: int, rules: Rules | None = None) -> list[GameSta
     game = Game.new(players, seed=seed, rules=rules)
     states = [game.state()]
     while not game.is_over and game.turn < 200:
-        game.play((game.turn * 7) % game.moves())
+        game.play((game.turn * 7) % game.action_count())
         states.append(game.state())
     return states
 

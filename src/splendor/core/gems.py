@@ -76,9 +76,13 @@ class Tokens(Mapping[Gem, int]):
     >>> Tokens(red=1) == {"red": 1}, Tokens(red=1) == Tokens.from_mapping({"red": 1})
     (False, True)
 
+    Each colour reads as it is written, by attribute or by key:
+
     >>> t = Tokens(red=2, gold=1)
-    >>> t[Gem.RED], t[Gem.BLUE], t.total
-    (2, 0, 3)
+    >>> t.red, t.blue, t.gold, t.total
+    (2, 0, 1, 3)
+    >>> t[Gem.RED], t["red"]
+    (2, 2)
     >>> t + Tokens(red=1)
     Tokens(red=3, gold=1)
     >>> str(t)
@@ -155,6 +159,36 @@ class Tokens(Mapping[Gem, int]):
     def counts(self) -> _Counts:
         """The six counts in :data:`GEMS` order (white ... black, gold)."""
         return self._counts
+
+    @property
+    def white(self) -> int:
+        """The count of white tokens, as ``tokens["white"]``."""
+        return self._counts[0]
+
+    @property
+    def blue(self) -> int:
+        """The count of blue tokens, as ``tokens["blue"]``."""
+        return self._counts[1]
+
+    @property
+    def green(self) -> int:
+        """The count of green tokens, as ``tokens["green"]``."""
+        return self._counts[2]
+
+    @property
+    def red(self) -> int:
+        """The count of red tokens, as ``tokens["red"]``."""
+        return self._counts[3]
+
+    @property
+    def black(self) -> int:
+        """The count of black tokens, as ``tokens["black"]``."""
+        return self._counts[4]
+
+    @property
+    def gold(self) -> int:
+        """The count of gold tokens (jokers), as ``tokens["gold"]``."""
+        return self._counts[5]
 
     @property
     def total(self) -> int:

@@ -12,7 +12,7 @@ from typing import Final
 
 import attrs
 
-from splendor.core._table_fields import TableAccessors
+from splendor.core._table_fields import HoldingsAccessors, TableAccessors
 from splendor.core.components import Card, Noble, tier_index
 from splendor.core.gems import Tokens
 from splendor.core.messages import short_repr
@@ -40,8 +40,11 @@ _NO_TOKENS = Tokens()
 
 
 @attrs.frozen(repr=False, cache_hash=True)
-class PlayerState:
+class PlayerState(HoldingsAccessors):
     """One player's holdings.
+
+    :meth:`can_afford` tells whether the player can pay for a card, and
+    :meth:`missing` which tokens it lacks for it.
 
     Attributes:
         tokens: the tokens held (gold included).

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from splendor.core._table_fields import TableAccessors
+from splendor.core._table_fields import HoldingsAccessors, TableAccessors
 from splendor.core.actions import Action
 from splendor.core.checks import TIERS, is_int, tuple_of
 from splendor.core.components import CARDS, Card, Noble, is_game_card, is_game_noble, tier_index
@@ -49,8 +49,11 @@ __all__ = ["PlayerView", "PublicPlayer", "check_view", "determinize", "view"]
 
 
 @attrs.frozen
-class PublicPlayer:
+class PublicPlayer(HoldingsAccessors):
     """What every seat may see of one player.
+
+    Tokens and bonuses are public, so :meth:`can_afford` and :meth:`missing`
+    tell what any player can pay for, as for a :class:`~splendor.PlayerState`.
 
     Attributes:
         tokens: the tokens held (gold included).

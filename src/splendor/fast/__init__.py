@@ -24,7 +24,7 @@ without it.
 
 >>> from splendor.fast import Game
 >>> game = Game.new(2, seed=1)
->>> game.moves(), str(game.action(0))
+>>> game.action_count(), str(game.action(0))
 (30, 'take 1W 1B 1G')
 >>> game.play(0)
 >>> game.current_player, game.state().players[0].tokens
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from splendor.fast.game import random_playouts as random_playouts
     from splendor.fast.reference import Playouts as Playouts
     from splendor.fast.vector import VectorEnv as VectorEnv
+    from splendor.fast.vector import VectorStep as VectorStep
     from splendor.fast.vector import random_codes as random_codes
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "Game",
     "Playouts",
     "VectorEnv",
+    "VectorStep",
     "play_bots",
     "random_codes",
     "random_playouts",
@@ -64,7 +66,7 @@ __all__ = [
 
 # No name here is that of a submodule (game, reference, vector,
 # observations): ``from splendor.fast import game`` finds the submodule.
-# VectorEnv and random_codes need numpy (the [rl] extra).
+# VectorEnv, VectorStep and random_codes need numpy (the [rl] extra).
 __getattr__, __dir__ = lazy_names(
     __name__,
     {
@@ -77,6 +79,6 @@ __getattr__, __dir__ = lazy_names(
         ),
         "splendor.fast.reference": ("Playouts",),
         "splendor.fast.bot_games": ("SEAT_KINDS", "play_bots"),
-        "splendor.fast.vector": ("VectorEnv", "random_codes"),
+        "splendor.fast.vector": ("VectorEnv", "VectorStep", "random_codes"),
     },
 )

@@ -467,7 +467,7 @@ cdef class Game:
         return game
 
     @classmethod
-    def new(cls, players, *, seed, rules=None):
+    def new(cls, players, *, seed=None, rules=None):
         state = new_game(players, seed=seed, rules=rules)
         cdef Game game = Game.__new__(cls)
         load(&game.s, state)
@@ -583,7 +583,7 @@ cdef class Game:
         return i + n if i < 0 else i
 
     @cython.always_allow_keywords(False)
-    def moves(self):
+    def action_count(self):
         self._enter()
         try:
             return self._count()
@@ -638,8 +638,8 @@ cdef class Game:
         self.decided = False
         return 0
 
-    def play_random(self, seed, max_turns=None):
-        cdef uint64_t x = _seed(seed)
+    def play_random(self, seed=None, max_turns=None):
+        cdef uint64_t x = _seed(_reference.fresh_seed() if seed is None else seed)
         cdef int64_t most = _most_turns(max_turns)
         cdef int64_t turns = 0
         cdef Move m
@@ -957,7 +957,7 @@ cdef int64_t _most_turns(max_turns) except? -1:
     return min(_as_int(max_turns), MOST_TURNS)
 
 
-def random_playouts(start, games, *, seed, max_turns=None):
+def random_playouts(start, games, *, seed=None, max_turns=None):
     """Play ``games`` random games from ``start`` (see :func:`splendor.fast.random_playouts`)."""
     cdef KState origin
     cdef KState s
@@ -977,7 +977,7 @@ def random_playouts(start, games, *, seed, max_turns=None):
             f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
         )
     games = _reference._games(games)
-    cdef uint64_t x = _seed(seed)
+    cdef uint64_t x = _seed(_reference.fresh_seed() if seed is None else seed)
     cdef int64_t most = _most_turns(max_turns)
     cdef int64_t count = games
     cdef int64_t g, turns, total = 0, unfinished = 0

@@ -10,6 +10,7 @@ here by itself.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Final
 
@@ -30,7 +31,7 @@ def play_bots(
     seats: Sequence[str],
     rngs: Sequence[random.Random],
     *,
-    seed: int,
+    seed: int | None = None,
     rules: Rules | None = None,
     max_turns: int = 1000,
 ) -> tuple[Game, tuple[int, ...]]:
@@ -54,7 +55,9 @@ def play_bots(
         seats: the kind of each seat, 2 to 4 of them; seat 0 moves first.
         rngs: the generator of each seat.
         seed: the seed of the deal, from ``-(2**63 - 1)`` to ``2**63 - 1``
-            as for a game record.
+            as for a game record, or ``None`` (the default) for a fresh
+            random one drawn from :mod:`secrets`, as :func:`splendor.new_game`
+            does.
         rules: the rules to play under; the published rules by default.
         max_turns: stop after this many turns (the game is then not over).
 
@@ -86,6 +89,8 @@ def play_bots(
             )
     if type(max_turns) is not int or max_turns < 0:
         raise InvalidArgumentError(f"max_turns must be a non-negative int, got {max_turns!r}")
+    if seed is None:
+        seed = secrets.randbits(63)
     if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
         raise InvalidArgumentError(
             f"seed must be an int from -(2**63 - 1) to 2**63 - 1, got {short_repr(seed)}"

@@ -114,7 +114,7 @@ class Game(_Base):
     """A game in progress, played in place: at C speed when :data:`~splendor.fast.COMPILED`.
 
     Make one with :meth:`~splendor.fast.reference.Game.from_state` or
-    :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.moves`
+    :meth:`~splendor.fast.reference.Game.new`. :meth:`~splendor.fast.reference.Game.action_count`
     counts the legal actions, in the order of :func:`splendor.legal_actions`;
     :meth:`~splendor.fast.reference.Game.action` gives one as an action value and
     :meth:`~splendor.fast.reference.Game.play` plays it by its index, in place.
@@ -131,7 +131,7 @@ class Game(_Base):
       :class:`~splendor.InvalidStateError`. The state is read once (an
       instance of a subclass is copied into a plain GameState, which is
       checked and played).
-    - ``Game.new(players, *, seed, rules=None)``: the game
+    - ``Game.new(players, *, seed=None, rules=None)``: the game
       :func:`splendor.new_game` deals for the same arguments.
     - ``state()``: the current :class:`~splendor.GameState`.
     - ``copy()``: an independent copy (also ``copy.copy``; a game pickles as
@@ -141,13 +141,13 @@ class Game(_Base):
 
     **The rules** (:func:`splendor.legal_actions` and :func:`splendor.apply`):
 
-    - ``moves()``: the number of legal actions (0 once the game is over).
+    - ``action_count()``: the number of legal actions (0 once the game is over).
     - ``action(i)``: ``legal_actions(game.state())[i]``; ``actions()``: all.
     - ``play(i)``: play action ``i`` in place. An index that is not an int
       or is out of range raises :class:`~splendor.InvalidArgumentError`, and
       :class:`~splendor.IllegalActionError` once the game is over; the game
       is then unchanged. Negative indices count from the end, as in a tuple.
-    - ``play_random(seed, max_turns=None)``: play uniformly random actions
+    - ``play_random(seed=None, max_turns=None)``: play uniformly random actions
       in place to the end (or ``max_turns`` turns), drawn as
       :func:`~splendor.fast.random_playouts` draws them; returns the turns played.
 
@@ -194,7 +194,7 @@ class Game(_Base):
 
 
 def random_playouts(
-    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+    start: GameState | Game, games: int, *, seed: int | None = None, max_turns: int | None = None
 ) -> Playouts:
     """Play ``games`` uniformly random games to their end from ``start``.
 
@@ -208,7 +208,9 @@ def random_playouts(
         start: a :class:`~splendor.GameState` (checked with
             :func:`splendor.check_state`) or a :class:`Game` (left as it is).
         games: the number of games to play, 0 to 2**62.
-        seed: the seed of the generator (any int, taken mod 2**64).
+        seed: the seed of the generator (any int, taken mod 2**64), or
+            ``None`` (the default) for a fresh random one drawn from
+            :mod:`secrets`, as :func:`splendor.new_game` does.
         max_turns: stop a game after this many turns (it then counts as
             unfinished); ``None`` plays every game to its end. Under house
             rules where no card can be bought, a game may never end: the

@@ -9,7 +9,7 @@ the same seed (both draw from :class:`SplitMix64` the same way). It can also
 be imported directly, to compare the two.
 
 >>> game = Game.new(2, seed=1)
->>> game.moves(), str(game.action(0))
+>>> game.action_count(), str(game.action(0))
 (30, 'take 1W 1B 1G')
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
+import secrets
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, Self, SupportsIndex, TypeVar
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "random_playouts"]
+__all__ = ["Game", "Playouts", "SplitMix64", "deal_with", "fresh_seed", "random_playouts"]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -140,6 +141,11 @@ class SplitMix64:
         while r < threshold:
             r = self.next()
         return r % n
+
+
+def fresh_seed() -> int:
+    """A new random seed for a playout given none: 64 bits from :mod:`secrets`."""
+    return secrets.randbits(64)
 
 
 def _seed(seed: object) -> int:
@@ -325,8 +331,11 @@ class Game:
         return cls._of(plain)
 
     @classmethod
-    def new(cls, players: int, *, seed: int | None, rules: Rules | None = None) -> Self:
-        """A new game, dealt as :func:`splendor.new_game` deals it for the same arguments."""
+    def new(cls, players: int, *, seed: int | None = None, rules: Rules | None = None) -> Self:
+        """A new game, dealt as :func:`splendor.new_game` deals it for the same arguments.
+
+        As there, ``seed=None`` (the default) deals from a fresh random seed.
+        """
         return cls._of(new_game(players, seed=seed, rules=rules))
 
     def state(self) -> GameState:
@@ -406,7 +415,7 @@ class Game:
         return i + n if i < 0 else i
 
     @_exclusive
-    def moves(self) -> int:
+    def action_count(self) -> int:
         """The number of legal actions (0 once the game is over)."""
         return len(self._listing())
 
@@ -439,13 +448,14 @@ class Game:
         self._codes = ()
 
     @_exclusive
-    def play_random(self, seed: int, max_turns: int | None = None) -> int:
+    def play_random(self, seed: int | None = None, max_turns: int | None = None) -> int:
         """Play uniformly random actions to the end (or ``max_turns`` turns) in place.
 
-        The actions are drawn with :class:`SplitMix64` from ``seed``, as
-        :func:`random_playouts` draws them; returns the number of turns played.
+        The actions are drawn with :class:`SplitMix64` from ``seed`` (``None``:
+        from :func:`fresh_seed`), as :func:`random_playouts` draws them;
+        returns the number of turns played.
         """
-        rng = SplitMix64(seed)
+        rng = SplitMix64(fresh_seed() if seed is None else seed)
         most = _most_turns(max_turns)
         turns = 0
         state = self._state
@@ -663,7 +673,7 @@ def _restore(cls: type[Game], state: GameState) -> Game:
 
 
 def random_playouts(
-    start: GameState | Game, games: int, *, seed: int, max_turns: int | None = None
+    start: GameState | Game, games: int, *, seed: int | None = None, max_turns: int | None = None
 ) -> Playouts:
     """Play ``games`` uniformly random games to their end from ``start``.
 
@@ -679,7 +689,7 @@ def random_playouts(
             f"expected a GameState or a splendor.fast.Game, got {type(start).__name__}"
         )
     games = _games(games)
-    rng = SplitMix64(seed)
+    rng = SplitMix64(fresh_seed() if seed is None else seed)
     most = _most_turns(max_turns)
     wins = [0] * len(origin.players)
     total = 0

@@ -14,8 +14,9 @@ neither Gymnasium nor PettingZoo. Use it as ``splendor.fast.VectorEnv``.
 
 from __future__ import annotations
 
+import secrets
 import threading
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from splendor.extras import require
 
@@ -39,7 +40,7 @@ from splendor.formats.encoding import ACTION_COUNT, RESERVED_SLOTS  # noqa: E402
 if TYPE_CHECKING:
     from splendor.fast._kernel import VectorCore
 
-__all__ = ["MAX_ENVS", "VectorEnv", "random_codes"]
+__all__ = ["MAX_ENVS", "VectorEnv", "VectorStep", "random_codes"]
 
 #: The most games one :class:`VectorEnv` holds: 2**24 (16,777,216), each
 #: taking about 3 KB of memory with its arrays.
@@ -49,7 +50,68 @@ _F32 = npt.NDArray[np.float32]
 _I8 = npt.NDArray[np.int8]
 _I64 = npt.NDArray[np.int64]
 _U8 = npt.NDArray[np.uint8]
-_Arrays = tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], npt.NDArray[np.bool_], _I64]
+_Bools = npt.NDArray[np.bool_]
+_Arrays = tuple[_F32, _I8, _F32, _Bools, _Bools, _I64]
+
+
+class _StepArrays(NamedTuple):
+    observations: _F32
+    action_masks: _I8
+    rewards: _F32
+    dones: _Bools
+    current_players: _I64
+
+
+class VectorStep(_StepArrays):
+    """What :meth:`VectorEnv.step` returns: the batch after one code per game.
+
+    A named tuple of five arrays, which unpacks as
+    ``obs, masks, rewards, dones, seats = env.step(codes)``:
+
+    - ``observations``: ``float32``, one row per game.
+    - ``action_masks``: ``int8``, one row of :data:`~splendor.formats.encoding.ACTION_COUNT`
+      entries per game, 1 for each legal code.
+    - ``rewards``: ``float32``, one row per game and one column per seat.
+    - ``dones``: ``bool``, whether the game ended at this step, for either
+      reason: ``dones == terminated | truncated``.
+    - ``current_players``: ``int64``, the seat to move in every game.
+
+    Two more attributes, not part of the tuple, split ``dones`` as
+    ``gymnasium.vector`` environments do: :attr:`terminated` (the game ended
+    by the rules) and :attr:`truncated` (cut short at ``max_turns``). As
+    there, a finished game is reset at once, within the same step (the
+    ``"same-step"`` autoreset of ``gymnasium.vector.AutoresetMode``): its
+    row of ``observations``, ``action_masks`` and ``current_players`` is
+    the first decision of its next deal. Unlike a Gymnasium environment,
+    the step returns every seat's reward and the seat to move, since the
+    games have several players and no info dict.
+    """
+
+    truncated: _Bools
+    """Which games were cut short at ``max_turns`` (each also in ``dones``)."""
+
+    def __new__(
+        cls,
+        observations: _F32,
+        action_masks: _I8,
+        rewards: _F32,
+        dones: _Bools,
+        current_players: _I64,
+        truncated: _Bools,
+    ) -> VectorStep:
+        """The arrays of one step: the five fields, then ``truncated``."""
+        step = super().__new__(cls, observations, action_masks, rewards, dones, current_players)
+        step.truncated = truncated
+        return step
+
+    @property
+    def terminated(self) -> _Bools:
+        """Which games ended by the rules at this step: ``dones & ~truncated`` (a new array)."""
+        terminated: _Bools = self.dones & ~self.truncated
+        return terminated
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]}, truncated={self.truncated!r})"
 
 
 def random_codes(masks: npt.ArrayLike, rng: np.random.Generator) -> _I64:
@@ -241,13 +303,13 @@ class VectorEnv:
     games do.
 
     By default every call returns new arrays, which the caller may keep.
-    With ``copy=False`` the environment makes its arrays once and writes every
+    With ``copy_arrays=False`` the environment makes its arrays once and writes every
     :meth:`reset` and :meth:`step` into the same ones (the same objects are
     returned each time, :attr:`truncated` included): no array is allocated
     per step, which is faster for a large batch, but an array kept from one
     step is overwritten by the next (copy what you keep, as a replay buffer
     does when it stores a step). ``gymnasium``'s vector environments have the
-    same choice, under the same name.
+    same choice, as their ``copy`` argument.
 
     A VectorEnv is used by one thread at a time: a call made while another
     of its methods runs (from another thread, a signal handler or a
@@ -256,13 +318,16 @@ class VectorEnv:
     Args:
         num_envs: the number of games, 1 to :data:`MAX_ENVS` (2**24).
         players: the number of seats of every game, 2 to 4.
-        seed: the seed of the deals (an int).
+        seed: the seed of the deals (an int), or ``None`` (the default) for
+            a fresh random one drawn from :mod:`secrets`, as
+            :func:`splendor.new_game` does.
         rules: the rules of every game; the published rules by default.
         max_turns: the turns after which a game is cut short (``None``:
             never; under house rules where no card can be bought a game may
             never end).
-        copy: ``True`` (the default) for new arrays at every call; ``False``
-            to have every call write into, and return, the same arrays.
+        copy_arrays: ``True`` (the default) for new arrays at every call;
+            ``False`` to have every call write into, and return, the same
+            arrays.
 
     Raises:
         InvalidArgumentError: for a bad argument, or rules that let a player
@@ -286,6 +351,15 @@ class VectorEnv:
     >>> done = int(np.flatnonzero(dones)[0])
     >>> done, rewards[done].tolist(), env.game(done).turn
     (0, [-1.0, 1.0], 0)
+
+    The step is a :class:`VectorStep`, whose fields are named, with the
+    ``terminated`` and ``truncated`` split of ``dones``:
+
+    >>> step = env.step(random_codes(masks, rng))
+    >>> step.observations.shape, step.rewards.shape, step.current_players.shape
+    ((8, 521), (8, 2), (8,))
+    >>> bool((step.dones == step.terminated | step.truncated).all())
+    True
     """
 
     __slots__ = (
@@ -308,16 +382,18 @@ class VectorEnv:
         num_envs: int,
         players: int,
         *,
-        seed: int,
+        seed: int | None = None,
         rules: Rules | None = None,
         max_turns: int | None = 1000,
-        copy: bool = True,
+        copy_arrays: bool = True,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs > MAX_ENVS:
             raise InvalidArgumentError(f"num_envs must be at most 2**24, got {num_envs!r}")
         num_envs = int.__index__(num_envs)
+        if seed is None:
+            seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
         if max_turns is not None and (
@@ -326,8 +402,8 @@ class VectorEnv:
             raise InvalidArgumentError(
                 f"max_turns must be a positive int or None, got {max_turns!r}"
             )
-        if not isinstance(copy, bool):
-            raise InvalidArgumentError(f"copy must be a bool, got {copy!r}")
+        if not isinstance(copy_arrays, bool):
+            raise InvalidArgumentError(f"copy_arrays must be a bool, got {copy_arrays!r}")
         # Checks players and rules with the library's errors.
         layout = observation_layout(players, rules)
         fields = {field.name: field for field in layout}
@@ -350,8 +426,8 @@ class VectorEnv:
             self._core: VectorCore | _PureCore = _kernel.VectorCore(*args)
         else:
             self._core = _PureCore(*args)
-        # The arrays every call writes into with copy=False; None: new ones each call.
-        self._out: _Arrays | None = None if copy else self._arrays()
+        # The arrays every call writes into with copy_arrays=False; None: new ones each call.
+        self._out: _Arrays | None = None if copy_arrays else self._arrays()
         #: Which games the last :meth:`step` cut short at ``max_turns``.
         self.truncated: npt.NDArray[np.bool_] = (
             np.zeros(num_envs, dtype=np.bool_) if self._out is None else self._out[4]
@@ -370,7 +446,7 @@ class VectorEnv:
         )
 
     @property
-    def copy(self) -> bool:
+    def copy_arrays(self) -> bool:
         """Whether every call returns new arrays (see the class)."""
         return self._out is None
 
@@ -423,7 +499,7 @@ class VectorEnv:
             self._lock.release()
         return obs, masks, seats
 
-    def step(self, codes: npt.ArrayLike) -> tuple[_F32, _I8, _F32, npt.NDArray[np.bool_], _I64]:
+    def step(self, codes: npt.ArrayLike) -> VectorStep:
         """Play one decision code in every game.
 
         Args:
@@ -432,8 +508,10 @@ class VectorEnv:
                 game ``i`` (its mask entry 1).
 
         Returns:
-            ``(observations, action_masks, rewards, dones, current_players)``
-            after the codes, finished games already dealt anew (see the class).
+            a :class:`VectorStep`, the named tuple ``(observations,
+            action_masks, rewards, dones, current_players)`` after the codes,
+            finished games already dealt anew (see the class), with its
+            ``terminated`` and ``truncated`` split of ``dones``.
 
         Raises:
             InvalidArgumentError: for codes of the wrong shape or type, or
@@ -467,7 +545,7 @@ class VectorEnv:
             self.truncated = truncated
         finally:
             self._lock.release()
-        return obs, masks, rewards, dones, seats
+        return VectorStep(obs, masks, rewards, dones, seats, truncated)
 
     def _check_ready(self) -> None:
         if not self._ready:

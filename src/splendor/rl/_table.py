@@ -214,7 +214,7 @@ class KernelTable:
                     break
                 kind = type(bot)
                 if kind is RandomBot:
-                    game.play(rngs[seat].randrange(game.moves()))
+                    game.play(rngs[seat].randrange(game.action_count()))
                 elif kind is GreedyBot:
                     game.play(game.greedy_choice(rngs[seat]))
                 else:
